@@ -1,6 +1,14 @@
 # obskit: every target is a command CI or a developer runs; nothing hidden here.
 GO       ?= go
-PKGS     := ./...
+# The library is the root module; each of the others is a nested module with a
+# replace directive back to the root, so that the library's go.mod requires only
+# what the library and its tests import: arraycontainer/dense (gonum interop),
+# bench (the benchmark suite), cmd (obskit-demo, obskit-bench: plots, progress
+# bars) and docs (the guide's checks and the quickstart).
+MODULES  := . arraycontainer/dense bench cmd docs
+# Commands of the cmd module are built here and run from the repository root, so
+# that the paths they are given and write read from the root.
+BIN      := $(CURDIR)/.bin
 FUZZTIME ?= 20s
 # make bench / make compare: runs of every benchmark, the Python of the peers,
 # more flags of cmd/obskit-bench (BENCHFLAGS=-quick: one iteration of each, to
@@ -18,42 +26,47 @@ test: vet fmtcheck
 ifeq ($(RACE),)
 	@echo "make test: no C compiler found, running without -race (install gcc to enable it)"
 endif
-	$(GO) test $(RACE) -count=1 $(PKGS)
+	@for m in $(MODULES); do echo "== $$m"; $(GO) test -C $$m $(RACE) -count=1 ./... || exit 1; done
 
 vet:
-	$(GO) vet $(PKGS)
+	@for m in $(MODULES); do $(GO) vet -C $$m ./... || exit 1; done
 
 fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
 lint: vet fmtcheck
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+	@for m in $(MODULES); do (cd $$m && $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...) || exit 1; done
 
 # The Go benchmarks of every hot path, each beside its baseline in the same run,
 # then the issues' speed targets and obskit against copy() / rand.Perm.
-bench:
-	$(GO) run ./cmd/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
+bench: $(BIN)/obskit-bench
+	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 
 # The same workloads against NumPy, PyTorch and scikit-learn (bench/peers.py run
 # with PYTHON), a table of ratios, bench/results.json, and then the charts and the
 # generated section of docs/performance.md (make chart).
-compare:
-	$(GO) run ./cmd/obskit-bench compare -count $(COUNT) -python $(PYTHON) -out bench/results.json $(BENCHFLAGS)
+compare: $(BIN)/obskit-bench
+	$(BIN)/obskit-bench compare -count $(COUNT) -python $(PYTHON) -out bench/results.json $(BENCHFLAGS)
 	$(MAKE) chart
 
 # Redraws docs/performance*.png and the generated section of docs/performance.md
 # from bench/results.json, without measuring.
-chart:
-	$(GO) run ./cmd/obskit-bench report -in bench/results.json
+chart: $(BIN)/obskit-bench
+	$(BIN)/obskit-bench report -in bench/results.json
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:
-	@for pkg in $$($(GO) list $(PKGS)); do \
+	@for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
 
-demo:
-	$(GO) run ./cmd/obskit-demo $(ARGS)
+demo: $(BIN)/obskit-demo
+	$(BIN)/obskit-demo $(ARGS)
+
+# Always rebuilt (go build is a no-op when nothing changed).
+.PHONY: $(BIN)/obskit-bench $(BIN)/obskit-demo
+$(BIN)/obskit-bench $(BIN)/obskit-demo:
+	$(GO) build -C cmd -o $@ ./$(notdir $@)

@@ -56,7 +56,7 @@ var (
 // race, as for any slice.
 //
 // The zero Array holds no data and is not a valid array; build one with [New],
-// [NewStrided], [Zeros] or [FromDense]. A pointer to a zero Array is, like nil, an
+// [NewStrided] or [Zeros]. A pointer to a zero Array is, like nil, an
 // empty buffer for [Array.GetObsInto] to fill.
 type Array[E Number] struct {
 	data    []E

@@ -58,7 +58,7 @@
 //   - [Array.Range]: a range of indices along any axis (a sub-array);
 //   - [Array.Transpose]: permuted axes (the observation axis follows its axis);
 //   - [Array.WithDim]: another observation axis;
-//   - [Array.Data]: the backing slice itself; [FromDense] and [AsDense].
+//   - [Array.Data]: the backing slice itself (arraycontainer/dense hands it to gonum).
 //
 // Copies are newly allocated, contiguous and row-major:
 //
@@ -114,15 +114,13 @@
 //
 // # gonum
 //
-// [FromDense] turns a *mat.Dense into a 2-d float64 array without copying (rows are
-// observations with obsdim.First, as in gonum/stat; columns with obsdim.Last), and
-// [AsDense] turns a 2-d float64 array whose rows are contiguous — any batch from
-// GetObsInto — back into a *mat.Dense without copying. A layout gonum cannot
-// represent (a transposed view) is an error wrapping [ErrLayout]; Clone it first.
+// The subpackage arraycontainer/dense, a module of its own so that the kit builds
+// without gonum, turns a *mat.Dense into a 2-d float64 array and a batch back into
+// a *mat.Dense, both without copying.
 //
 // # Cost of each operation
 //
-//	New, NewStrided, FromDense, AsDense    O(rank), no copy
+//	New, NewStrided                        O(rank), no copy
 //	Slice, Range, Transpose, WithDim       O(rank), no copy (a small header)
 //	SliceInto                              O(rank), no allocation
 //	Fill, FillObs                          O(elements written), no allocation

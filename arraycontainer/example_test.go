@@ -5,7 +5,6 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/obsdim"
-	"gonum.org/v1/gonum/mat"
 )
 
 // Four observations of three features, stored row-major: each observation is a
@@ -109,22 +108,6 @@ func ExampleArray_Slice() {
 	head.Set(100, 0)
 	fmt.Println(head, x)
 	// Output: [100   2   3] [  0 100   2   3   4   5]
-}
-
-// A gonum matrix is an array whose rows are observations, and a 2-d float64 batch
-// is a gonum matrix; neither conversion copies.
-func ExampleFromDense() {
-	m := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})
-	x, _ := arraycontainer.FromDense(m, obsdim.First)
-	batch := x.GetObsInto(nil, []int{2, 0})
-	b, err := arraycontainer.AsDense(batch)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(mat.Formatted(b))
-	// Output:
-	// ⎡5  6⎤
-	// ⎣1  2⎦
 }
 
 // A rank-1 label array becomes a container of plain values, ready to be the

@@ -93,7 +93,7 @@ func overlaps[E any](x, y []E) bool {
 
 // Clone returns a newly allocated contiguous row-major copy of a, with the same
 // shape and observation axis. Use it to make a view independent of its source, or
-// to give [AsDense] a layout it can use.
+// to give a library such as gonum a row-major layout.
 func (a *Array[E]) Clone() *Array[E] {
 	c := header(hugemem.Make[E](a.Len()), a.shape, nil, 0, a.dim)
 	gather.Copy(c.data, a.data, a.shape, a.strides, a.offset)

@@ -26,7 +26,7 @@ func (s Samples) Get(pkg, name, unit string) []float64 {
 
 // A goRun is one go test invocation of the suite.
 type goRun struct {
-	Pkg       string // package directory, relative to the module root
+	Pkg       string // package directory, relative to the repository root
 	Bench     string // the -bench pattern
 	Benchtime string // -benchtime, or "" for go test's default (1s)
 }
@@ -53,12 +53,21 @@ func (g goRun) args(count int, quick bool) []string {
 	if quick {
 		bt = "1x"
 	}
-	args := []string{"test", "-run", "^$", "-bench", g.Bench}
+	args := []string{"test"}
+	pkg := "./" + g.Pkg + "/"
+	if nestedModules[g.Pkg] {
+		args, pkg = append(args, "-C", g.Pkg), "./"
+	}
+	args = append(args, "-run", "^$", "-bench", g.Bench)
 	if bt != "" {
 		args = append(args, "-benchtime", bt)
 	}
-	return append(args, "-count", strconv.Itoa(count), "-benchmem", "-timeout", "60m", "./"+g.Pkg+"/")
+	return append(args, "-count", strconv.Itoa(count), "-benchmem", "-timeout", "60m", pkg)
 }
+
+// nestedModules are the package directories that are modules of their own
+// (go.mod of the directory), which go test must run in (-C).
+var nestedModules = map[string]bool{"bench": true}
 
 // command returns a command line that a shell runs as cmd args.
 func command(cmd string, args []string) string {

@@ -49,7 +49,7 @@ func TestGoRunArgs(t *testing.T) {
 		quick bool
 		want  string
 	}{
-		{goRun{"bench", ".", ""}, false, "go test -run '^$' -bench . -count 5 -benchmem -timeout 60m ./bench/"},
+		{goRun{"bench", ".", ""}, false, "go test -C bench -run '^$' -bench . -count 5 -benchmem -timeout 60m ./"},
 		{goRun{"subset", "^BenchmarkShuffled$", "3x"}, false, "go test -run '^$' -bench '^BenchmarkShuffled$' -benchtime 3x -count 5 -benchmem -timeout 60m ./subset/"},
 		{goRun{"subset", "^BenchmarkShuffled$", "3x"}, true, "go test -run '^$' -bench '^BenchmarkShuffled$' -benchtime 1x -count 5 -benchmem -timeout 60m ./subset/"},
 	}

@@ -1,5 +1,5 @@
 package fileio
 
-import "golang.org/x/sys/unix"
+import "syscall"
 
-const noreserve = unix.MAP_NORESERVE
+const noreserve = syscall.MAP_NORESERVE

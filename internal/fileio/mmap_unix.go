@@ -5,7 +5,7 @@ package fileio
 import (
 	"os"
 
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
 // mapFile maps f privately (copy-on-write) and writable, so that writes through an
@@ -14,11 +14,11 @@ import (
 // a mapping larger than RAM plus swap from being refused by the kernel's commit
 // accounting: pages are only charged when written.
 func mapFile(f *os.File, size int) ([]byte, bool, error) {
-	data, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|noreserve)
+	data, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|noreserve)
 	if err != nil {
 		return nil, false, &os.PathError{Op: "mmap", Path: f.Name(), Err: err}
 	}
 	return data, true, nil
 }
 
-func unmap(data []byte) error { return unix.Munmap(data) }
+func unmap(data []byte) error { return syscall.Munmap(data) }
