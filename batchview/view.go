@@ -1,90 +1,78 @@
 package batchview
 
 import (
-	"fmt"
-
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var _ container.Batched[[]int, [][]int] = (*View[int, []int])(nil)
+var _ container.Batched[[]int, [][]int] = (*View[[]int])(nil)
 
 // A View is a container whose observations are the batches of another container,
 // MLUtils' BatchView: observation i of the view is batch i of the source. The view
 // is stateless and immutable, so it can be read by many goroutines at once, subset,
-// shuffled by batch, or iterated like any container.
+// shuffled by batch, or iterated like any container. B is the source's batch type.
 //
 // Batch i of epoch 0 covers source observations [i*size, min(n, (i+1)*size)) under
-// [Keep]; the [Policy] decides the last batch. Under [RollOver] the batches of a
-// later epoch continue the stream of the earlier ones; [View.Epoch] returns the
-// view of epoch e. A View does not shuffle: batch a shuffled view (subset.Shuffle)
-// for shuffled batches, or use the eachobs loops, which reshuffle every epoch.
-type View[T, B any] struct {
-	src   container.Batched[T, B]
-	plan  Plan
-	epoch int
-	fill  func(B, int) B
+// [index.Keep]; the [index.Tail] decides the last batch (the rules are
+// [index.Plan]'s). Under [index.RollOver] the batches of a later epoch continue the
+// stream of the earlier ones; [View.Epoch] returns the view of epoch e. A View does
+// not shuffle: batch a shuffled view (subset.Shuffle) for shuffled batches, or use
+// the eachobs loops, which reshuffle every epoch.
+type View[B any] struct {
+	gather func(dst B, idx []int) B
+	plan   index.Plan
+	epoch  int
 }
 
-// New returns the view of c in batches of size under policy p. It panics if
-// size < 1, or if p is a [PadWith] policy whose fill does not take c's batch type.
-// A size larger than c.Nobs() gives one batch under Keep and Pad and none under
-// Drop. The view reads c when a batch is requested and never copies it.
-func New[T, B any](c container.Batched[T, B], size int, p Policy) *View[T, B] {
-	if size < 1 {
-		panic(fmt.Sprintf("obskit/batchview.New: batch size %d < 1", size))
-	}
-	return &View[T, B]{src: c, plan: NewPlan(c.Nobs(), size, p), fill: fillOf[B]("batchview.New", p)}
+// New returns the view of c in batches of size with tail t. It panics with a
+// [*container.ArgError] if size < 1 or t is not a tail. A size larger than
+// c.Nobs() gives one batch with Keep and Pad and none with Drop. The view reads c
+// when a batch is requested and never copies it.
+func New[T, B any](c container.Batched[T, B], size int, t index.Tail) *View[B] {
+	container.CheckArg(size >= 1, "batchview.New", "batch size", size, ">= 1")
+	return &View[B]{gather: c.GetObsInto, plan: index.NewPlan(c.Nobs(), size, t)}
 }
 
-// Epoch returns the view of epoch e: the same batches for every policy except
-// [RollOver], whose epoch e begins with the tail left by epoch e-1. It panics if
-// e < 0. The receiver is not changed.
-func (v *View[T, B]) Epoch(e int) *View[T, B] {
-	checkEpoch(e)
+// Epoch returns the view of epoch e: the same batches for every tail except
+// [index.RollOver], whose epoch e begins with the tail left by epoch e-1. It
+// panics with a [*container.ArgError] if e is outside [0, Plan().MaxEpoch()]. The
+// receiver is not changed.
+func (v *View[B]) Epoch(e int) *View[B] {
+	v.plan.Len(e) // checks e
 	w := *v
 	w.epoch = e
 	return &w
 }
 
-// Source returns the container the view batches.
-func (v *View[T, B]) Source() container.Batched[T, B] { return v.src }
-
 // Plan returns the index arithmetic of the view.
-func (v *View[T, B]) Plan() Plan { return v.plan }
+func (v *View[B]) Plan() index.Plan { return v.plan }
 
 // Size returns the batch size.
-func (v *View[T, B]) Size() int { return v.plan.size }
+func (v *View[B]) Size() int { return v.plan.Size() }
 
 // Nobs returns the number of batches.
-func (v *View[T, B]) Nobs() int { return v.plan.Len(v.epoch) }
+func (v *View[B]) Nobs() int { return v.plan.Len(v.epoch) }
 
 // Real returns the number of real observations in batch i: the batch size, except
-// for the last batch under [Keep], [Pad] and [PadWith]. It panics with a
+// for the last batch under [index.Keep] and [index.Pad]. It panics with a
 // [*container.IndexError] if i is out of range.
-func (v *View[T, B]) Real(i int) int {
+func (v *View[B]) Real(i int) int {
 	_, real, _ := v.plan.Span(v.epoch, i)
 	return real
 }
 
 // Indices writes the source indices of batch i into dst (reusing its memory when
 // it has capacity) and returns them with the number of real observations, which
-// come first. Under [Pad] the padding slots hold the wrapped indices; under
-// [PadWith] they hold -1. It panics with a [*container.IndexError] if i is out of
-// range.
-func (v *View[T, B]) Indices(dst []int, i int) (idx []int, real int) {
-	idx, real = v.plan.Indices(dst, v.epoch, i, identity)
-	if v.fill != nil {
-		for j := real; j < len(idx); j++ {
-			idx[j] = -1
-		}
-	}
-	return idx, real
+// come first. Under [index.Pad] the padding slots repeat the first indices of the
+// epoch. It panics with a [*container.IndexError] if i is out of range.
+func (v *View[B]) Indices(dst []int, i int) (idx []int, real int) {
+	return v.plan.Indices(dst, v.epoch, i, identity)
 }
 
 // GetObs returns batch i, newly allocated. It panics with a [*container.IndexError]
 // if i is out of range.
-func (v *View[T, B]) GetObs(i int) B {
+func (v *View[B]) GetObs(i int) B {
 	var zero B
 	p := indexbuf.Get()
 	b := v.batchInto(zero, p, i)
@@ -97,7 +85,7 @@ func (v *View[T, B]) GetObs(i int) B {
 // returns them. The index list of each batch lives in a scratch buffer taken from
 // a [sync.Pool], so a warm call allocates only the batches the buffers cannot
 // hold. It panics with a [*container.IndexError] if an index is out of range.
-func (v *View[T, B]) GetObsInto(dst []B, idx []int) []B {
+func (v *View[B]) GetObsInto(dst []B, idx []int) []B {
 	container.CheckIndices("batchview.View.GetObsInto", idx, v.Nobs())
 	if cap(dst) >= len(idx) {
 		dst = dst[:len(idx)]
@@ -116,15 +104,11 @@ func (v *View[T, B]) GetObsInto(dst []B, idx []int) []B {
 
 // batchInto gathers batch i into dst with *scratch as its index list, keeping
 // the list's memory in *scratch.
-func (v *View[T, B]) batchInto(dst B, scratch *[]int, i int) B {
+func (v *View[B]) batchInto(dst B, scratch *[]int, i int) B {
 	container.CheckIndex("batchview.View.GetObs", i, v.Nobs())
-	idx, real := v.plan.Indices(*scratch, v.epoch, i, identity)
+	idx, _ := v.plan.Indices(*scratch, v.epoch, i, identity)
 	*scratch = idx
-	dst = v.src.GetObsInto(dst, idx)
-	if v.fill != nil && real < len(idx) {
-		dst = v.fill(dst, real)
-	}
-	return dst
+	return v.gather(dst, idx)
 }
 
 func identity(_, pos int) int { return pos }

@@ -1,9 +1,10 @@
 package container
 
-// AsBatched returns c as a Batched container whose batches are []T. If c already
+// AsBatched returns c as a Batched container whose batches are []T: the one step
+// between a type with only Nobs and GetObs and the kit's subsets, batch views,
+// loops and tuples (the package documentation says why Go needs it). If c already
 // is a Batched[T, []T] it is returned unchanged; otherwise the result gathers by
-// calling c.GetObs once per index. The adapter is a [Wrapper], so optional abilities
-// of c (such as [Targeted]) stay reachable through [Target] and [Targets].
+// calling c.GetObs once per index.
 func AsBatched[T any](c Container[T]) Batched[T, []T] {
 	if b, ok := c.(Batched[T, []T]); ok {
 		return b
@@ -15,10 +16,6 @@ type adapter[T any] struct{ c Container[T] }
 
 func (a adapter[T]) Nobs() int      { return a.c.Nobs() }
 func (a adapter[T]) GetObs(i int) T { return a.c.GetObs(i) }
-func (a adapter[T]) Unwrap(i int) (any, int) {
-	CheckIndex("container.AsBatched.Unwrap", i, a.c.Nobs())
-	return a.c, i
-}
 
 func (a adapter[T]) GetObsInto(dst []T, idx []int) []T {
 	CheckIndices("container.AsBatched.GetObsInto", idx, a.c.Nobs())

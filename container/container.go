@@ -32,37 +32,18 @@ type Batched[T, B any] interface {
 	GetObsInto(dst B, idx []int) B
 }
 
-// Targeted is the optional ability of a container whose targets (labels) can be read
-// without loading the observations, MLDataUtils' gettargets.
-//
-// GetTarget(i) returns the target of observation i and panics like GetObs when i is
-// out of range. Tuples implement Targeted with their last member. Use [Target] or
-// [Targets] to read targets: they also find the ability through views.
-type Targeted[L any] interface {
-	GetTarget(i int) L
-}
-
-// A Wrapper is a view whose observation i is observation j of another container
-// (a subset, a shuffle, a filter, a partition, one part of a join) or is computed
-// from that observation alone (a map), so that both have the same target. Unwrap(i)
-// returns that container and j, and panics like GetObs when i is out of range.
-//
-// Helpers that look for an optional ability follow Unwrap when the view lacks it,
-// so a wrapper passes every ability of its source through without knowing it.
-type Wrapper interface {
-	Unwrap(i int) (src any, j int)
-}
-
-// A SourceView is a [Wrapper] whose observations all come from one source, unchanged:
-// observation i of the view is observation j of ViewSource() for the j that
-// Unwrap(i) returns (a subset, a shuffle, a partition, a filter). It lets helpers
-// that read an ability for every observation, such as [Targets], resolve the ability
-// once on the source and map the indices in one call, instead of following Unwrap
-// once per observation.
-type SourceView interface {
-	Wrapper
-	// ViewSource returns the container every observation of the view comes from.
-	ViewSource() any
+// An IndexView is a container whose observation i is observation MapIndices(i) of
+// a source container, unchanged: the kit's subsets, shuffles, splits, folds and
+// partitions. It is an optional ability, found by type assertion as [io.Copy]
+// finds [io.WriterTo], and it only ever changes speed: a loop gathers from the
+// source with the mapped indices in one call, a reader of labels maps once and
+// reads the source's labels, a conversion gathers and converts straight from the
+// source's memory. A container that is not an IndexView is read through its own
+// methods, with the same result.
+type IndexView[T, B any] interface {
+	Batched[T, B]
+	// Source returns the container every observation of the view comes from.
+	Source() Batched[T, B]
 	// MapIndices writes the source indices of the view indices idx into dst,
 	// reusing dst's memory when it can, and returns it; dst may be idx itself.
 	// It panics with an [*IndexError] when an index is out of range.

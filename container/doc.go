@@ -20,9 +20,30 @@
 // GetObsInto writes the observations at idx (any order, duplicates allowed) into dst
 // when dst can hold them, allocates a new batch otherwise (always for a zero dst), and
 // returns the batch. It is getobs(data, idxs) and getobs!(buf, data, idxs) in one
-// method, with the append-like calling convention of [strconv.AppendInt]. Every
-// container in obskit is Batched; [AsBatched] makes any Container Batched with B = []T,
-// so a type written by a user needs only the two methods.
+// method, with the append-like calling convention of [strconv.AppendInt]. The batch
+// type is the container's own: an array gathers into an array with one more axis, a
+// tuple into a tuple of batches, a slice into a slice.
+//
+// # The one adapter
+//
+// Every container in the kit is Batched, and the kit's subsets, batch views, loops
+// and tuples take a Batched container, so that a subset of an array still gathers
+// with the array's kernel and a loop over a tuple yields a tuple of typed batches.
+// A type written with only Nobs and GetObs becomes one with [AsBatched], whose
+// batches are []T:
+//
+//	views, err := subset.Split(container.AsBatched(files), rng, 0.8)
+//
+// Go's type system forbids doing this implicitly: a generic function cannot accept
+// a Container[T] and, only when the argument happens to have GetObsInto, keep its
+// batch type B, because B must be known when the call is compiled. Without the
+// adapter the compiler reports, for a type files with only the two methods:
+//
+//	in call to subset.Split, type files of files does not match inferred type
+//	container.Batched[T, B] for container.Batched[T, B]
+//
+// [Slice] and [Func] are Batched already, so a []T or a function of the index needs
+// no adapter.
 //
 // # Ready-made containers
 //
@@ -31,33 +52,29 @@
 //   - The arraycontainer package: dense N-d numeric arrays with fast gather kernels.
 //   - The tuples package: containers linked by one index, such as features and labels.
 //
-// # Optional abilities
+// # Optional abilities only change speed
 //
-// Extra abilities are small interfaces found by type assertion, the way [io.Copy]
-// finds [io.WriterTo]:
-//
-//   - [Targeted]: targets (labels) that can be read without loading the observation
-//     (MLDataUtils gettargets). Tuples have it: by convention their last member holds
-//     the targets.
-//   - [Wrapper]: a view whose observation i is observation j of another container
-//     (a subset, a shuffle, a partition, one part of a join). Helpers such as [Target]
-//     follow Unwrap to find an ability the view itself lacks, the way [errors.As]
-//     follows an error chain, so every view keeps its source's abilities.
-//   - [SourceView]: a Wrapper whose observations all come from one source, with
-//     the index mapping in one call, so that [Targets] resolves an ability once
-//     on the source rather than once per observation.
+// What a container means is typed: its observation type T and batch type B, and for
+// labeled data the label type of its observations (tuples.Pair). Optional abilities
+// are found by type assertion, the way [io.Copy] finds [io.WriterTo], and change only
+// how fast a result comes, never what it is. The kit has one: [IndexView], a view
+// whose observations are those of a source at mapped indices, which loops, label
+// readers and conversions use to go straight to the source.
 //
 // # Generic helpers
 //
 // [GetBatch] gathers a batch into fresh memory, [Collect] materializes every
-// observation, [Target] and [Targets] read targets through any chain of views.
+// observation, [Resize] reuses or allocates a slice for GetObsInto implementations.
 //
 // # Panics
 //
-// Programmer errors panic at the call site: an index out of range with an
-// [*IndexError]. A panic in a background goroutine of a loop (prefetching,
-// parallel gathering, parallel maps) is raised again in the goroutine that ranges
-// over the loop as a [*PanicError], which unwraps to the original value.
+// Programmer errors panic at the call site with typed values that are errors, so a
+// recovered panic can be inspected with errors.As: an index out of range with an
+// [*IndexError], any other bad argument (a batch size below 1, a nil *rand.Rand)
+// with an [*ArgError]. Data errors are returned, never panicked. A panic in a
+// background goroutine of a loop (prefetching, parallel gathering, parallel maps)
+// is raised again in the goroutine that ranges over the loop as a [*PanicError],
+// which unwraps to the original value.
 //
 // # Ownership
 //

@@ -1,7 +1,5 @@
 package container
 
-import "fmt"
-
 var (
 	_ Batched[int, []int] = Slice[int](nil)
 	_ Batched[int, []int] = (*Func[int])(nil)
@@ -50,9 +48,8 @@ type Func[T any] struct {
 // called on every access and must be safe for concurrent use if the container is
 // read by several goroutines. FromFunc panics if n < 0.
 func FromFunc[T any](n int, f func(i int) T) *Func[T] {
-	if n < 0 {
-		panic(fmt.Sprintf("obskit/container.FromFunc: negative count %d", n))
-	}
+	CheckArg(n >= 0, "container.FromFunc", "count", n, ">= 0")
+	CheckArg(f != nil, "container.FromFunc", "function", "nil", "a function of the index")
 	return &Func[T]{n: n, f: f}
 }
 

@@ -32,7 +32,7 @@ var IrisSpecies = []string{"setosa", "versicolor", "virginica"}
 // measurements in [IrisFeatures] order (one flower per observation), Y the
 // species of each flower as an index into [IrisSpecies]. Rows are in the order of
 // the original data, grouped by species: shuffle or stratify before splitting.
-func Iris() *tuples.Tuple2[*arraycontainer.Array[float64], *arraycontainer.Array[float64], int, []int] {
+func Iris() *arraycontainer.LabeledTuple[float64, int] {
 	tab, err := csvdata.Read[float64](bytes.NewReader(irisCSV), csvdata.Options{Target: "species"})
 	if err != nil {
 		panic(fmt.Sprintf("obskit/datasets: embedded iris: %v", err)) // the embedded file is tested
@@ -46,9 +46,9 @@ func Iris() *tuples.Tuple2[*arraycontainer.Array[float64], *arraycontainer.Array
 
 // Digits returns the 1,797 handwritten digits: X is a [1797 8 8] uint8 array of
 // pixel counts 0..16 (one image per observation), Y the digit 0..9 shown by each
-// image. Convert X to floats for arithmetic, or view it as [1797 64] rows with
-// arraycontainer.New(x.Data(), []int{1797, 64}, obsdim.First) (no copy).
-func Digits() *tuples.Tuple2[*arraycontainer.Array[uint8], *arraycontainer.Array[uint8], int, []int] {
+// image. View X as [1797 64] rows with X().Reshape (no copy), and convert it to
+// floats in the loop with package convert.
+func Digits() *arraycontainer.LabeledTuple[uint8, int] {
 	x := must(idx.Read[uint8](bytes.NewReader(digitImages), obsdim.First))
 	labels := must(idx.Read[uint8](bytes.NewReader(digitLabels), obsdim.First))
 	y := make(container.Slice[int], labels.Len())

@@ -9,11 +9,11 @@ package eachobs
 // [Owned], which gives every batch newly allocated memory.
 type Batch[B any] struct {
 	// Data holds the observations, gathered by the container's GetObsInto: real
-	// observations first, then padding (under batchview.Pad or PadWith).
+	// observations first, then padding (with the index.Pad tail).
 	Data B
-	// Indices holds the container index of every slot of Data, in order. Padding
-	// slots of batchview.Pad hold the wrapped index, those of PadWith hold -1. The
-	// slice is capped, so appending to it cannot overwrite the loop's buffer.
+	// Indices holds the container index of every slot of Data, in order; padding
+	// slots repeat the first indices of the epoch. The slice is capped, so
+	// appending to it cannot overwrite the loop's buffer.
 	Indices []int
 	// Real is the number of real observations, the first Real slots of Data:
 	// MXNet's count_samples. It is len(Indices) except in a padded last batch.
@@ -46,7 +46,7 @@ func (b Batch[B]) Next() Position {
 // checkpoint and hands back to [Loader.From] to continue exactly where it stopped,
 // without replaying data. Batch is the number of the next batch within Epoch.
 type Position struct {
-	Seed  uint64 // the seed of the Loader that produced it
+	Seed  uint64 // the seed of the Loader that produced it (0 when it does not shuffle)
 	Epoch int    // the epoch, from 0
 	Batch int    // the batch within the epoch, from 0
 }

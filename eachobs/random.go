@@ -1,6 +1,7 @@
 package eachobs
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"math/rand/v2"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
 )
 
 // Forever is the count of an endless random stream: break out of the loop.
@@ -16,21 +18,17 @@ const Forever = -1
 // checkSampling panics, naming op, for a nil rng, a count below Forever, or a
 // count of draws from an empty container.
 func checkSampling(op string, n, count int, rng *rand.Rand) {
-	switch {
-	case rng == nil:
-		panic(fmt.Sprintf("obskit/eachobs.%s: nil *rand.Rand", op))
-	case count < Forever:
-		panic(fmt.Sprintf("obskit/eachobs.%s: count %d < 0 (use eachobs.Forever for an endless stream)", op, count))
-	case n == 0 && count != 0:
-		panic(fmt.Sprintf("obskit/eachobs.%s: cannot draw from a container of 0 observations", op))
-	}
+	container.CheckArg(rng != nil, "eachobs."+op, "rng", rng, "a *rand.Rand")
+	container.CheckArg(count >= Forever, "eachobs."+op, "count", count, ">= 0, or Forever for an endless stream")
+	container.CheckArg(n > 0 || count == 0, "eachobs."+op, "count", count, "0 for a container of 0 observations")
 }
 
 // RandomObs returns a stream of count observations of c drawn uniformly with
 // replacement from rng (MLDataPattern's RandomObs), each yielded with its index;
-// count [Forever] gives an endless stream. Every pass draws from rng, so rng must not
-// be used elsewhere, nor the stream ranged by two goroutines, while it runs. RandomObs panics if rng is nil, count is
-// below Forever, or c is empty and count is not 0.
+// count [Forever] gives an endless stream. Every pass draws from rng, so rng must
+// not be used elsewhere, nor the stream ranged by two goroutines, while it runs.
+// RandomObs panics with a [*container.ArgError] if rng is nil, count is below
+// Forever, or c is empty and count is not 0.
 func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) iter.Seq2[int, T] {
 	checkSampling("RandomObs", c.Nobs(), count, rng)
 	return func(yield func(int, T) bool) {
@@ -54,19 +52,18 @@ func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) iter.
 // Each pass takes two numbers from rng when it starts and draws its indices from a
 // generator seeded with them, so rng is touched only by the goroutine that ranges
 // and only at the start: a stream broken off early leaves rng in the same state
-// with or without prefetch. RandomBatches panics if size < 1, rng is nil, count is
-// below Forever, c is empty and count is not 0, or an option does not apply.
+// with or without prefetch. RandomBatches panics with a [*container.ArgError] if
+// size < 1, rng is nil, count is below Forever, c is empty and count is not 0, or
+// an option does not apply.
 func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *rand.Rand, opts ...Option) iter.Seq[Batch[B]] {
 	cfg := newConfig("RandomBatches", opts, optOwned|optPrefetch|optWorkers)
-	if size < 1 {
-		panic(fmt.Sprintf("obskit/eachobs.RandomBatches: batch size %d < 1", size))
-	}
+	container.CheckArg(size >= 1, "eachobs.RandomBatches", "batch size", size, ">= 1")
 	checkSampling("RandomBatches", c.Nobs(), count, rng)
-	gather := batchGatherer("RandomBatches", c, cfg.policy)
+	gather := gatherer(c)
 	var (
 		mu   sync.Mutex // guards rng and pass
 		pass int
-		keep = new(spares[[]step[B]]) // batch buffers of finished passes
+		keep spares[[]step[B]] // batch buffers of finished passes
 	)
 	return func(yield func(Batch[B]) bool) {
 		mu.Lock()
@@ -75,7 +72,7 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 		pass++
 		mu.Unlock()
 		n := c.Nobs()
-		loop(count, func(s *step[B], k int) {
+		loop(&cfg, upTo(count), &keep, func(s *step[B], k int) {
 			s.idx = container.Resize(s.idx, size)
 			for j := range s.idx {
 				s.idx[j] = draw.IntN(n)
@@ -83,41 +80,34 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 			s.real = size
 			s.pos = Position{Epoch: epoch, Batch: k}
 			s.count = count
-		}, gather, &cfg, keep, yieldBatch(yield))
+		}, gather, yieldBatch(yield))
 	}
 }
 
-// BalancedObs returns a stream of count observations of c drawn with replacement so
-// that every class is equally likely (MLDataPattern's BalancedObs): each draw picks
-// a class uniformly, then one of its members uniformly; count [Forever] gives an
-// endless stream. The classes are c's targets, read once with
-// subset.GroupByTarget (so tuples, views of them and attached targets all work);
-// the label type is the one type argument to write:
+// BalancedObs returns a stream of count observations of the labeled container c
+// drawn with replacement so that every class is equally likely (MLDataPattern's
+// BalancedObs): each draw picks a class uniformly, then one of its members
+// uniformly; count [Forever] gives an endless stream. c is labeled (observations
+// tuples.Pair[X, L], such as a tuples.Zip2 of features and labels or a view of
+// one); the classes are read once with subset.Classes, without gathering the
+// features:
 //
-//	seq, err := eachobs.BalancedObs[string](data, 1000, rng)
+//	seq, err := eachobs.BalancedObs(data, 1000, rng)
 //
-// BalancedObs returns an error wrapping container.ErrNoTargets when c has no
-// targets of type L, and one wrapping subset.ErrEmpty when c is empty and count is
-// not 0. It panics if rng is nil or count is below Forever. The stream draws from
-// rng as it goes, so rng must not be used elsewhere, nor the stream ranged by two
-// goroutines, while it runs.
-func BalancedObs[L comparable, T any](c container.Container[T], count int, rng *rand.Rand) (iter.Seq2[int, T], error) {
-	if rng == nil {
-		panic("obskit/eachobs.BalancedObs: nil *rand.Rand")
-	}
-	if count < Forever {
-		panic(fmt.Sprintf("obskit/eachobs.BalancedObs: count %d < 0 (use eachobs.Forever for an endless stream)", count))
-	}
-	groups, err := subset.GroupByTarget[L](c)
-	if err != nil {
-		return nil, fmt.Errorf("obskit/eachobs.BalancedObs: %w", err)
-	}
-	if len(groups) == 0 && count != 0 {
+// BalancedObs returns an error wrapping subset.ErrEmpty when c is empty and count
+// is not 0. It panics with a [*container.ArgError] if rng is nil or count is below
+// Forever. The stream draws from rng as it goes, so rng must not be used
+// elsewhere, nor the stream ranged by two goroutines, while it runs.
+func BalancedObs[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], count int, rng *rand.Rand) (iter.Seq2[int, tuples.Pair[X, L]], error) {
+	container.CheckArg(rng != nil, "eachobs.BalancedObs", "rng", rng, "a *rand.Rand")
+	container.CheckArg(count >= Forever, "eachobs.BalancedObs", "count", count, ">= 0, or Forever for an endless stream")
+	classes := subset.Classes(c)
+	if len(classes) == 0 && count != 0 {
 		return nil, fmt.Errorf("obskit/eachobs.BalancedObs: %d draws from an empty container: %w", count, subset.ErrEmpty)
 	}
-	return func(yield func(int, T) bool) {
+	return func(yield func(int, tuples.Pair[X, L]) bool) {
 		for k := 0; count == Forever || k < count; k++ {
-			g := groups[rng.IntN(len(groups))].Indices
+			g := classes[rng.IntN(len(classes))].Indices
 			i := g[rng.IntN(len(g))]
 			if !yield(i, c.GetObs(i)) {
 				return

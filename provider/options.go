@@ -1,57 +1,47 @@
 package provider
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/batchview"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/subset"
 )
 
 // An Option configures a [Provider]. Options are plain values, not generic, so
-// that provider.New(data, label, 128, provider.Shuffle(1)) needs no type
+// that provider.New(data, label, 128, provider.PadWith(0)) needs no type
 // arguments. Options that take an argument check it when called and panic there.
 type Option func(*config)
 
 type config struct {
-	seed      *uint64 // nil: data order
-	policy    batchview.Policy
-	policySet bool
-	padding   bool               // PadWith or PadSource given
-	padAll    float64            // PadWith
-	padBy     map[string]float64 // PadSource
-	padNames  []string           // PadSource names in the order given
-	loop      []eachobs.Option
+	padding  bool               // PadWith or PadSource given
+	padAll   float64            // PadWith
+	padBy    map[string]float64 // PadSource
+	padNames []string           // PadSource names in the order given
+	loop     []eachobs.Option
 }
 
-// Shuffle makes every epoch visit the observations in a fresh permutation drawn
-// from (seed, epoch), MXNet.jl's shuffle=true: the provider runs an
-// eachobs.Loader, so equal seeds give equal epochs, any epoch can be run on its
-// own, and [Provider.From] resumes from a saved position. Without Shuffle every
-// epoch visits the data in order (and positions carry seed 0); resuming and
-// roll-over work the same way.
-func Shuffle(seed uint64) Option {
-	return func(c *config) { c.seed = &seed }
-}
-
-// LastBatch sets the policy for the last, partial batch of an epoch:
-// batchview.Keep (the default: a shorter batch), Drop (MXNet's 'discard'), Pad
-// (full size, the missing slots wrap to the start of the epoch, MXNet's 'pad') or
-// RollOver (the tail leads the next epoch). For padding with
-// constants use [PadWith] and [PadSource]; a batchview.PadWith policy whose fill
-// takes the provider's batches is accepted too.
-func LastBatch(p batchview.Policy) Option {
-	return func(c *config) { c.policy = p; c.policySet = true }
+// Loop passes options to the provider's loop, an eachobs.Loader: eachobs.Shuffle
+// (a permutation of (seed, epoch) per epoch, MXNet.jl's shuffle=true),
+// eachobs.Tail (the last batch), eachobs.Partition (MXNet's part_index and
+// num_parts), eachobs.Prefetch (MXNet's PrefetchingIter) and eachobs.Workers. They
+// mean what they mean in package eachobs. Loop panics with a
+// [*container.ArgError] if an option is nil.
+func Loop(opts ...eachobs.Option) Option {
+	for _, o := range opts {
+		container.CheckArg(o != nil, "provider.Loop", "option", "nil", "an eachobs.Option")
+	}
+	return func(c *config) { c.loop = append(c.loop, opts...) }
 }
 
 // PadWith makes the last batch of an epoch full size, its padding slots holding
-// v in every source (MXNet.jl's data_padding and label_padding). [Batch].Real
-// counts the real observations. v is converted to each source's element type;
-// [New] returns an error wrapping [ErrPad] when it does not fit (a fraction or
-// a negative value for an unsigned type, a value out of range). [PadSource]
-// overrides v for one source.
+// v in every source (MXNet.jl's data_padding and label_padding) rather than the
+// repeated observations of the index.Pad tail; their Indices are -1, and
+// Batch.Real counts the real observations. v is converted to each source's
+// element type; [New] returns an error wrapping [ErrPad] when it does not fit (a
+// fraction or a negative value for an unsigned type, a value out of range).
+// [PadSource] overrides v for one source. A loop tail other than index.Pad
+// (eachobs.Tail through [Loop]) with PadWith panics in New.
 func PadWith(v float64) Option {
 	return func(c *config) { c.padding = true; c.padAll = v }
 }
@@ -73,41 +63,11 @@ func PadSource(name string, v float64) Option {
 	}
 }
 
-// Partition makes the provider visit only part p.Index of p.Parts of every epoch,
-// MXNet's part_index and num_parts: see eachobs.Partition. Workers that share a
-// [Shuffle] seed see disjoint shares of one permutation per epoch. It panics like
-// eachobs.Partition when p names no part.
-func Partition(p subset.Part) Option {
-	o := eachobs.Partition(p)
-	return func(c *config) { c.loop = append(c.loop, o) }
-}
-
-// Prefetch makes the provider gather the next k batches in a background
-// goroutine while the loop body works (MXNet's PrefetchingIter), without
-// changing the sequence: see eachobs.Prefetch. It panics if k < 0.
-func Prefetch(k int) Option {
-	o := eachobs.Prefetch(k)
-	return func(c *config) { c.loop = append(c.loop, o) }
-}
-
-// Workers makes w goroutines gather batches in parallel, in order: see
-// eachobs.Workers. It pays when the sources compute or decode their
-// observations. It panics if w < 1.
-func Workers(w int) Option {
-	o := eachobs.Workers(w)
-	return func(c *config) { c.loop = append(c.loop, o) }
-}
-
 func newConfig(op string, opts []Option) config {
 	var c config
 	for _, o := range opts {
-		if o == nil {
-			panic("obskit/provider." + op + ": nil Option")
-		}
+		container.CheckArg(o != nil, "provider."+op, "option", "nil", "an Option")
 		o(&c)
-	}
-	if c.padding && c.policySet && c.policy != batchview.Pad {
-		panic(fmt.Sprintf("obskit/provider.%s: PadWith or PadSource with LastBatch(%v): constant padding is the pad policy", op, c.policy))
 	}
 	return c
 }

@@ -7,20 +7,20 @@ import (
 	"slices"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/tuples"
 )
 
 var (
-	// ErrPad is wrapped by the error [New] returns when a padding value does not
-	// fit the element type of its source, or [PadSource] names no source.
+	// ErrPad is wrapped by the error [New] returns for a padding value that does
+	// not fit a source's element type, or that names no source.
 	ErrPad = errors.New("invalid padding")
-	// ErrShape is wrapped by the error [New] returns when the batch shape of a
-	// source cannot be known: a source that is not an array and holds no
-	// observation to gather.
-	ErrShape = errors.New("unknown batch shape")
+	// ErrSource is wrapped by the error [New] returns for a source it cannot
+	// serve: one whose batch shape it cannot learn (not an array, and no
+	// observation to gather).
+	ErrSource = errors.New("source without a batch shape")
 )
 
 // A Source names a data or label source and the shape of its batches, the batch
@@ -32,6 +32,17 @@ type Source struct {
 	Shape []int
 }
 
+// Arrays is the data of a provider's batch: X holds the batch of every data
+// source, in the order of [Provider.ProvideData], Y the batch of every label
+// source, in the order of [Provider.ProvideLabel] (empty without labels).
+type Arrays[D, L arraycontainer.Number] = tuples.Pair[[]*arraycontainer.Array[D], []*arraycontainer.Array[L]]
+
+// A Batch is one step of a provider's loop: the kit's one batch type,
+// eachobs.Batch, whose Data holds the batch of every source ([Arrays]). Real
+// counts the real observations (MXNet's count_samples), Pad() the padding slots,
+// Next() the position to resume after it.
+type Batch[D, L arraycontainer.Number] = eachobs.Batch[Arrays[D, L]]
+
 // A Provider hands out batches of named data and label sources linked by one
 // index, MXNet.jl's AbstractDataProvider. Every source is a container whose
 // batches are arrays (an *arraycontainer.Array, a subset of one, a file mapped as
@@ -41,102 +52,94 @@ type Source struct {
 // [Provider.Epoch] or [Provider.From] has its own buffers, so several loops may
 // read one provider at once (MXNet's providers forbid this).
 type Provider[D, L arraycontainer.Number] struct {
-	data    *tuples.Group[*arraycontainer.Array[D], *arraycontainer.Array[D]]
-	label   *tuples.Group[*arraycontainer.Array[L], *arraycontainer.Array[L]] // nil: no labels
-	size    int
-	sources []Source // data sources, then label sources
-	nData   int
-	loader  *eachobs.Loader[batch[D, L], batch[D, L]] // eachobs.InOrder without Shuffle
+	size      int
+	sources   []Source // data sources, then label sources
+	nData     int
+	dataFill  []D // PadWith: the padding value of every data source
+	labelFill []L // and of every label source
+	loader    *eachobs.Loader[Arrays[D, L]]
 }
 
-// batch is the batch (and observation) type of the loop a provider wraps: the
-// data group's batch and the label group's, zipped.
-type batch[D, L arraycontainer.Number] = tuples.Pair[[]*arraycontainer.Array[D], []*arraycontainer.Array[L]]
-
 // New returns a provider of the data and label sources in batches of size. The
-// groups name the sources (tuples.NewGroup); they are read, never copied. The
-// options choose the order ([Shuffle]), the last batch ([LastBatch], [PadWith],
-// [PadSource]), the share of distributed training ([Partition]) and background
-// gathering ([Prefetch], [Workers]).
+// groups name the sources (tuples.NewNamed); they are read, never copied. The
+// options set the loop ([Loop]: order, last batch, partition, background
+// gathering) and constant padding ([PadWith], [PadSource]).
 //
 // New returns an error wrapping tuples.ErrNobsMismatch when data and labels hold
 // different numbers of observations, tuples.ErrName when a data and a label
 // source share a name, [ErrPad] for a padding value that does not fit, and
-// [ErrShape] for a source whose batch shape is unknown. To learn a source's batch
+// [ErrSource] for a source whose batch shape is unknown. To learn a source's batch
 // shape New reads the shape of an array, and gathers observation 0 of any other
-// source. New panics if size < 1, if data or label is nil, if an option does not
-// apply (PadWith with another LastBatch) or if a
-// batchview.PadWith fill does not take the provider's batches.
-func New[D, L arraycontainer.Number](data *tuples.Group[*arraycontainer.Array[D], *arraycontainer.Array[D]], label *tuples.Group[*arraycontainer.Array[L], *arraycontainer.Array[L]], size int, opts ...Option) (*Provider[D, L], error) {
-	if label == nil {
-		panic("obskit/provider.New: nil label group (NewUnlabeled makes a provider without labels)")
-	}
-	return build("New", data, label, size, opts)
+// source. New panics with a [*container.ArgError] if size < 1, if data or label
+// is nil, or if constant padding is asked for with a loop tail other than
+// index.Pad.
+func New[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[D]], CL container.Batched[*arraycontainer.Array[L], *arraycontainer.Array[L]], D, L arraycontainer.Number](
+	data *tuples.Named[CD, *arraycontainer.Array[D], *arraycontainer.Array[D]], label *tuples.Named[CL, *arraycontainer.Array[L], *arraycontainer.Array[L]], size int, opts ...Option) (*Provider[D, L], error) {
+	container.CheckArg(label != nil, "provider.New", "label group", "nil", "a group (NewUnlabeled makes a provider without labels)")
+	return build(data, label, size, opts)
 }
 
 // NewUnlabeled returns a provider of data sources without labels, for
-// prediction: [Provider.ProvideLabel] is empty and every [Batch].Label too. Its
-// errors and panics are those of [New].
-func NewUnlabeled[D arraycontainer.Number](data *tuples.Group[*arraycontainer.Array[D], *arraycontainer.Array[D]], size int, opts ...Option) (*Provider[D, D], error) {
-	return build[D, D]("NewUnlabeled", data, nil, size, opts)
+// prediction: [Provider.ProvideLabel] is empty and so is every batch's Data.Y.
+// Its errors and panics are those of [New].
+func NewUnlabeled[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[D]], D arraycontainer.Number](
+	data *tuples.Named[CD, *arraycontainer.Array[D], *arraycontainer.Array[D]], size int, opts ...Option) (*Provider[D, D], error) {
+	return build[CD, *arraycontainer.Array[D], D, D](data, nil, size, opts)
 }
 
-// build is New and NewUnlabeled (label nil), named op in errors and panics.
-func build[D, L arraycontainer.Number](op string, data *tuples.Group[*arraycontainer.Array[D], *arraycontainer.Array[D]], label *tuples.Group[*arraycontainer.Array[L], *arraycontainer.Array[L]], size int, opts []Option) (*Provider[D, L], error) {
-	cfg := newConfig(op, opts)
-	if size < 1 {
-		panic(fmt.Sprintf("obskit/provider.%s: batch size %d < 1", op, size))
-	}
-	if data == nil {
-		panic("obskit/provider." + op + ": nil data group")
-	}
-	p := &Provider[D, L]{data: data, label: label, size: size}
-	if err := addSources(op, &p.sources, data, size); err != nil {
+// build is New and NewUnlabeled (label nil).
+func build[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[D]], CL container.Batched[*arraycontainer.Array[L], *arraycontainer.Array[L]], D, L arraycontainer.Number](
+	data *tuples.Named[CD, *arraycontainer.Array[D], *arraycontainer.Array[D]], label *tuples.Named[CL, *arraycontainer.Array[L], *arraycontainer.Array[L]], size int, opts []Option) (*Provider[D, L], error) {
+	const op = "provider.New"
+	cfg := newConfig("New", opts)
+	container.CheckArg(size >= 1, op, "batch size", size, ">= 1")
+	container.CheckArg(data != nil, op, "data group", "nil", "a group")
+	p := &Provider[D, L]{size: size}
+	if err := addSources(&p.sources, data, size); err != nil {
 		return nil, err
 	}
 	p.nData = len(p.sources)
 	var labels container.Batched[[]*arraycontainer.Array[L], []*arraycontainer.Array[L]] = noLabels[L](data.Nobs())
 	if label != nil {
 		if label.Nobs() != data.Nobs() {
-			return nil, fmt.Errorf("obskit/provider.New: %w: data sources hold %d, label sources %d", tuples.ErrNobsMismatch, data.Nobs(), label.Nobs())
+			return nil, fmt.Errorf("obskit/%s: %w: data sources hold %d, label sources %d", op, tuples.ErrNobsMismatch, data.Nobs(), label.Nobs())
 		}
 		for _, name := range label.Names() {
 			if data.Index(name) >= 0 {
-				return nil, fmt.Errorf("obskit/provider.New: %w: %q names a data and a label source", tuples.ErrName, name)
+				return nil, fmt.Errorf("obskit/%s: %w: %q names a data and a label source", op, tuples.ErrName, name)
 			}
 		}
-		if err := addSources(op, &p.sources, label, size); err != nil {
+		if err := addSources(&p.sources, label, size); err != nil {
 			return nil, err
 		}
 		labels = label
 	}
 	zipped, err := tuples.Zip2(data, labels)
 	if err != nil {
-		return nil, fmt.Errorf("obskit/provider.%s: %w", op, err)
+		return nil, fmt.Errorf("obskit/%s: %w", op, err)
 	}
-	policy := cfg.policy
 	if cfg.padding {
-		fill, err := p.padFill(op, &cfg)
-		if err != nil {
+		if err := p.padValues(&cfg); err != nil {
 			return nil, err
 		}
-		policy = batchview.PadWith(fill)
 	}
-	loop := append(slices.Clip(cfg.loop), eachobs.LastBatch(policy))
-	var seed uint64
-	if cfg.seed != nil {
-		seed = *cfg.seed
-	} else {
-		loop = append(loop, eachobs.InOrder())
+	p.loader = eachobs.NewLoader(zipped, size, cfg.loop...)
+	if cfg.padding {
+		switch t := p.loader.Plan().Tail(); t {
+		case index.Keep: // the default: constant padding is the pad tail
+			p.loader = eachobs.NewLoader(zipped, size, append(slices.Clip(cfg.loop), eachobs.Tail(index.Pad))...)
+		case index.Pad:
+		default:
+			panic(&container.ArgError{Op: op, Arg: "loop tail", Value: t, Want: "index.Pad (or none) with PadWith or PadSource"})
+		}
 	}
-	p.loader = eachobs.NewLoader(zipped, size, seed, loop...)
 	return p, nil
 }
 
 // addSources appends the name and batch shape of every member of g to dst.
-func addSources[E arraycontainer.Number](op string, dst *[]Source, g *tuples.Group[*arraycontainer.Array[E], *arraycontainer.Array[E]], size int) error {
+func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]], E arraycontainer.Number](dst *[]Source, g *tuples.Named[C, *arraycontainer.Array[E], *arraycontainer.Array[E]], size int) error {
 	for k, name := range g.Names() {
-		m := g.Member(k)
+		var m container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]] = g.Member(k)
 		var shape []int
 		var dim int
 		switch a, ok := m.(*arraycontainer.Array[E]); {
@@ -146,7 +149,7 @@ func addSources[E arraycontainer.Number](op string, dst *[]Source, g *tuples.Gro
 			b := m.GetObsInto(nil, []int{0})
 			shape, dim = b.Shape(), b.Dim()
 		default:
-			return fmt.Errorf("obskit/provider.%s: source %q: %w: it is not an array and holds no observation to gather", op, name, ErrShape)
+			return fmt.Errorf("obskit/provider.New: source %q: %w: it is not an array and holds no observation to gather", name, ErrSource)
 		}
 		shape[dim] = size
 		*dst = append(*dst, Source{Name: name, Shape: shape})
@@ -154,55 +157,48 @@ func addSources[E arraycontainer.Number](op string, dst *[]Source, g *tuples.Gro
 	return nil
 }
 
-// padFill returns the PadWith fill of the provider's batches: every source's
-// padding holds its value of cfg.
-func (p *Provider[D, L]) padFill(op string, cfg *config) (func(batch[D, L], int) batch[D, L], error) {
+// padValues sets the padding value of every source from cfg.
+func (p *Provider[D, L]) padValues(cfg *config) error {
 	for _, name := range cfg.padNames {
 		if !slices.ContainsFunc(p.sources, func(s Source) bool { return s.Name == name }) {
-			return nil, fmt.Errorf("obskit/provider.%s: %w: PadSource(%q) names no source", op, ErrPad, name)
+			return fmt.Errorf("obskit/provider.New: %w: PadSource(%q) names no source", ErrPad, name)
 		}
 	}
-	dataFills, err := groupFills(op, p.data, cfg)
-	if err != nil {
-		return nil, err
+	var err error
+	if p.dataFill, err = fills[D](p.sources[:p.nData], cfg); err != nil {
+		return err
 	}
-	var labelFills []func(*arraycontainer.Array[L], int) *arraycontainer.Array[L]
-	if p.label != nil {
-		if labelFills, err = groupFills(op, p.label, cfg); err != nil {
-			return nil, err
-		}
-	}
-	return tuples.FillPair(tuples.FillGroup(dataFills...), tuples.FillGroup(labelFills...)), nil
+	p.labelFill, err = fills[L](p.sources[p.nData:], cfg)
+	return err
 }
 
-// groupFills returns one array fill per member of g with the member's padding
-// value converted to E.
-func groupFills[E arraycontainer.Number](op string, g *tuples.Group[*arraycontainer.Array[E], *arraycontainer.Array[E]], cfg *config) ([]func(*arraycontainer.Array[E], int) *arraycontainer.Array[E], error) {
-	var fills []func(*arraycontainer.Array[E], int) *arraycontainer.Array[E]
-	for _, name := range g.Names() {
-		v, ok := cfg.padBy[name]
+// fills returns the padding value of every source, converted to E.
+func fills[E arraycontainer.Number](sources []Source, cfg *config) ([]E, error) {
+	out := make([]E, len(sources))
+	for k, s := range sources {
+		v, ok := cfg.padBy[s.Name]
 		if !ok {
 			v = cfg.padAll
 		}
 		e, ok := fitPad[E](v)
 		if !ok {
-			return nil, fmt.Errorf("obskit/provider.%s: %w: %v does not fit source %q of element type %T", op, ErrPad, v, name, e)
+			return nil, fmt.Errorf("obskit/provider.New: %w: %v does not fit source %q of element type %T", ErrPad, v, s.Name, e)
 		}
-		fills = append(fills, arraycontainer.PadFill(e))
+		out[k] = e
 	}
-	return fills, nil
+	return out, nil
 }
 
 // BatchSize returns the batch size, MXNet's get_batch_size.
 func (p *Provider[D, L]) BatchSize() int { return p.size }
 
 // ProvideData returns the name and batch shape of every data source, in the
-// order of [Batch].Data, newly allocated: MXNet's provide_data.
+// order of a batch's Data.X, newly allocated: MXNet's provide_data.
 func (p *Provider[D, L]) ProvideData() []Source { return cloneSources(p.sources[:p.nData]) }
 
 // ProvideLabel returns the name and batch shape of every label source, in the
-// order of [Batch].Label, newly allocated: MXNet's provide_label. It is empty for
-// a provider without labels.
+// order of a batch's Data.Y, newly allocated: MXNet's provide_label. It is empty
+// for a provider without labels.
 func (p *Provider[D, L]) ProvideLabel() []Source { return cloneSources(p.sources[p.nData:]) }
 
 func cloneSources(s []Source) []Source {
@@ -213,25 +209,48 @@ func cloneSources(s []Source) []Source {
 	return out
 }
 
-// Epoch returns a loop over the batches of epoch e, MXNet's eachbatch after
-// reset!: range Epoch(0), Epoch(1), ... for successive epochs. With [Shuffle],
-// epoch e is shuffled by the permutation of (seed, e); without, every epoch
-// visits the data in order. Batches carry Pos = (seed, e, k). The yielded batches
-// live in buffers the loop reuses: they are valid until the loop body returns.
-// The loop may be ranged several times and from several goroutines at once.
-// Epoch panics if e < 0.
-func (p *Provider[D, L]) Epoch(e int) iter.Seq[Batch[D, L]] {
-	if e < 0 {
-		panic(fmt.Sprintf("obskit/provider.Provider.Epoch: negative epoch %d", e))
+// Data returns the batch of the data source called name in b, MXNet's
+// get(provider, batch, name). It panics with a [*container.ArgError] naming the
+// sources if there is none.
+func (p *Provider[D, L]) Data(b Batch[D, L], name string) *arraycontainer.Array[D] {
+	return b.Data.X[p.find("provider.Provider.Data", name, p.sources[:p.nData])]
+}
+
+// Label returns the batch of the label source called name in b. It panics with
+// a [*container.ArgError] naming the sources if there is none.
+func (p *Provider[D, L]) Label(b Batch[D, L], name string) *arraycontainer.Array[L] {
+	return b.Data.Y[p.find("provider.Provider.Label", name, p.sources[p.nData:])]
+}
+
+func (p *Provider[D, L]) find(op, name string, sources []Source) int {
+	k := slices.IndexFunc(sources, func(s Source) bool { return s.Name == name })
+	if k < 0 {
+		names := make([]string, len(sources))
+		for j, s := range sources {
+			names[j] = s.Name
+		}
+		panic(&container.ArgError{Op: op, Arg: "source", Value: name, Want: fmt.Sprintf("one of %q", names)})
 	}
+	return k
+}
+
+// Epoch returns a loop over the batches of epoch e, MXNet's eachbatch after
+// reset!: range Epoch(0), Epoch(1), ... for successive epochs. With
+// eachobs.Shuffle, epoch e is shuffled by the permutation of (seed, e); without,
+// every epoch visits the data in order. Batches carry Pos = (seed, e, k). The
+// yielded batches live in buffers the loop reuses: they are valid until the loop
+// body returns. The loop may be ranged several times and from several goroutines
+// at once. Epoch panics with a [*container.ArgError] if e is outside the
+// loader's epochs.
+func (p *Provider[D, L]) Epoch(e int) iter.Seq[Batch[D, L]] {
 	return p.batches(p.loader.Epoch(e))
 }
 
-// From returns an endless loop that starts at pos (saved from [Batch.Next] in a
+// From returns a loop that starts at pos (saved from a batch's Next() in a
 // checkpoint) and runs through every later epoch, resuming exactly after the last
 // batch consumed: see eachobs.Loader.From. It returns an error wrapping
-// eachobs.ErrPosition for a position of another seed (an in-order provider's
-// seed is 0), a negative epoch or a batch past the end of its epoch.
+// eachobs.ErrPosition for a position of another seed (an unshuffled provider's
+// seed is 0), an epoch out of range or a batch past the end of its epoch.
 func (p *Provider[D, L]) From(pos eachobs.Position) (iter.Seq[Batch[D, L]], error) {
 	seq, err := p.loader.From(pos)
 	if err != nil {
@@ -240,11 +259,26 @@ func (p *Provider[D, L]) From(pos eachobs.Position) (iter.Seq[Batch[D, L]], erro
 	return p.batches(seq), nil
 }
 
-// batches turns the loop's batches into the provider's.
-func (p *Provider[D, L]) batches(seq iter.Seq[eachobs.Batch[batch[D, L]]]) iter.Seq[Batch[D, L]] {
+// batches fills the padding of the loop's batches with constants, under
+// PadWith; otherwise it is seq itself.
+func (p *Provider[D, L]) batches(seq iter.Seq[Batch[D, L]]) iter.Seq[Batch[D, L]] {
+	if p.dataFill == nil {
+		return seq
+	}
 	return func(yield func(Batch[D, L]) bool) {
 		for b := range seq {
-			if !yield(Batch[D, L]{Data: b.Data.X, Label: b.Data.Y, Indices: b.Indices, Real: b.Real, Pos: b.Pos, Count: b.Count, p: p}) {
+			if b.Real < len(b.Indices) {
+				for k, a := range b.Data.X {
+					a.FillObs(b.Real, len(b.Indices), p.dataFill[k])
+				}
+				for k, a := range b.Data.Y {
+					a.FillObs(b.Real, len(b.Indices), p.labelFill[k])
+				}
+				for j := b.Real; j < len(b.Indices); j++ {
+					b.Indices[j] = -1
+				}
+			}
+			if !yield(b) {
 				return
 			}
 		}

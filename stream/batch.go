@@ -4,49 +4,44 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+
+	"github.com/obskit/obskit/index"
 )
 
 // ErrBatchSize is wrapped by the error [BatchSizes] yields when its size scheme
 // asks for a batch of fewer than one value.
 var ErrBatchSize = errors.New("batch size below 1")
 
-// Tail says what to do with a last batch that holds fewer values than asked for.
-type Tail int
-
-const (
-	// KeepTail yields the short last batch.
-	KeepTail Tail = iota
-	// DropTail drops it: its values are not yielded.
-	DropTail
-)
-
-// Batch returns a [Reader] of batches of n consecutive values of r: Fuel's
+// Batches returns a [Reader] of batches of size consecutive values of r: Fuel's
 // Batching, and what a PaddlePaddle trainer does with a reader of single entries.
-// When the length of r is not a multiple of n, tail says whether the short last
-// batch is yielded. Each batch is a newly allocated slice (len and cap n, less for
-// a kept tail) that the consumer owns. An error of r ends the stream at once; the
-// values of the unfinished batch are not yielded.
+// When the length of r is not a multiple of size, tail says whether the short last
+// batch is yielded (index.Keep) or not (index.Drop); a stream of unknown length
+// cannot pad from its start or roll over. Each batch is a newly allocated slice
+// (len and cap size, less for a kept tail) that the consumer owns. An error of r
+// ends the stream at once; the values of the unfinished batch are not yielded.
 //
-// Batch panics if r is nil, n < 1, or tail is neither [KeepTail] nor [DropTail].
-func Batch[T any](r Reader[T], n int, tail Tail) Reader[[]T] {
-	mustReader("stream.Batch", r)
-	mustAtLeast("stream.Batch", "batch size", n, 1)
-	mustTail("stream.Batch", tail)
+// Batches panics with a [*container.ArgError] if r is nil, size < 1, or tail is
+// neither index.Keep nor index.Drop.
+func Batches[T any](r Reader[T], size int, tail index.Tail) Reader[[]T] {
+	mustReader("stream.Batches", r)
+	mustAtLeast("stream.Batches", "batch size", size, 1)
+	mustTail("stream.Batches", tail)
 	return func(yield func([]T, error) bool) {
-		batches(r, func() (int, bool) { return n, true }, tail, yield)
+		batches(r, func() (int, bool) { return size, true }, tail, yield)
 	}
 }
 
 // BatchSizes returns a [Reader] of batches of r whose sizes come from a size
-// scheme such as scheme.Constant: for each size k it yields the next k values of
+// scheme such as index.Sizes: for each size k it yields the next k values of
 // r (Fuel's DataStream over an iterable dataset with a ConstantScheme). The
 // stream ends when sizes ends (without reading r further) or when r ends; in the
 // second case tail says whether a short last batch is yielded. A size below 1
 // ends the stream with an error wrapping [ErrBatchSize]. Batches are newly
 // allocated and owned by the consumer.
 //
-// BatchSizes panics if r or sizes is nil or tail is unknown.
-func BatchSizes[T any](r Reader[T], sizes iter.Seq[int], tail Tail) Reader[[]T] {
+// BatchSizes panics with a [*container.ArgError] if r or sizes is nil or tail is
+// neither index.Keep nor index.Drop.
+func BatchSizes[T any](r Reader[T], sizes iter.Seq[int], tail index.Tail) Reader[[]T] {
 	mustReader("stream.BatchSizes", r)
 	mustFunc("stream.BatchSizes", "size scheme", sizes == nil)
 	mustTail("stream.BatchSizes", tail)
@@ -57,9 +52,9 @@ func BatchSizes[T any](r Reader[T], sizes iter.Seq[int], tail Tail) Reader[[]T] 
 	}
 }
 
-// batches is the loop behind Batch and BatchSizes: next returns the size of the
+// batches is the loop behind Batches and BatchSizes: next returns the size of the
 // next batch, or false when there are no more batches to make.
-func batches[T any](r Reader[T], next func() (int, bool), tail Tail, yield func([]T, error) bool) {
+func batches[T any](r Reader[T], next func() (int, bool), tail index.Tail, yield func([]T, error) bool) {
 	request := 0
 	size, ok := next()
 	if !ok {
@@ -91,7 +86,7 @@ func batches[T any](r Reader[T], next func() (int, bool), tail Tail, yield func(
 		}
 		batch = make([]T, 0, size)
 	}
-	if len(batch) > 0 && tail == KeepTail {
+	if len(batch) > 0 && tail == index.Keep {
 		yield(batch[:len(batch):len(batch)], nil)
 	}
 }
@@ -101,7 +96,7 @@ func badSize(request, size int) error {
 }
 
 // Unbatch returns a [Reader] of the values of each batch of r, in order: Fuel's
-// Unpack, the inverse of [Batch]. Unbatch panics if r is nil.
+// Unpack, the inverse of [Batches]. Unbatch panics if r is nil.
 func Unbatch[T any](r Reader[[]T]) Reader[T] {
 	mustReader("stream.Unbatch", r)
 	return func(yield func(T, error) bool) {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 )
 
 // ErrLength is wrapped by the error [Bucket] yields when its length function
@@ -30,22 +33,22 @@ var ErrLength = errors.New("negative length")
 // copies boundaries and sizes. It panics if r or length is nil, if boundaries
 // are not strictly increasing positive numbers, if len(sizes) is not
 // len(boundaries)+1, if a size is below 1, or if tail is unknown.
-func Bucket[T any](r Reader[T], length func(T) int, boundaries, sizes []int, tail Tail) Reader[[]T] {
+func Bucket[T any](r Reader[T], length func(T) int, boundaries, sizes []int, tail index.Tail) Reader[[]T] {
 	const op = "stream.Bucket"
 	mustReader(op, r)
 	mustFunc(op, "length function", length == nil)
 	mustTail(op, tail)
 	for i, b := range boundaries {
 		if b < 1 || i > 0 && b <= boundaries[i-1] {
-			panic(fmt.Sprintf("obskit/%s: boundaries %v are not strictly increasing positive lengths (at %d)", op, boundaries, i))
+			panic(&container.ArgError{Op: op, Arg: "boundaries", Value: boundaries, Want: fmt.Sprintf("strictly increasing positive lengths (fails at %d)", i)})
 		}
 	}
 	if len(sizes) != len(boundaries)+1 {
-		panic(fmt.Sprintf("obskit/%s: %d batch sizes for %d boundaries, want %d (one per bucket)", op, len(sizes), len(boundaries), len(boundaries)+1))
+		panic(&container.ArgError{Op: op, Arg: "batch sizes", Value: sizes, Want: fmt.Sprintf("%d sizes, one per bucket of %d boundaries", len(boundaries)+1, len(boundaries))})
 	}
 	for i, s := range sizes {
 		if s < 1 {
-			panic(fmt.Sprintf("obskit/%s: batch size %d of bucket %d, want >= 1", op, s, i))
+			panic(&container.ArgError{Op: op, Arg: fmt.Sprintf("batch size of bucket %d", i), Value: s, Want: ">= 1"})
 		}
 	}
 	boundaries, sizes = slices.Clone(boundaries), slices.Clone(sizes)
@@ -76,7 +79,7 @@ func Bucket[T any](r Reader[T], length func(T) int, boundaries, sizes []int, tai
 				return
 			}
 		}
-		if tail == DropTail {
+		if tail == index.Drop {
 			return
 		}
 		for _, b := range buckets {

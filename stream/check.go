@@ -1,39 +1,37 @@
 package stream
 
 import (
-	"fmt"
 	"math/rand/v2"
+	"strconv"
+
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 )
 
 // Argument checks, run when a decorator is built so that a bad argument panics at
-// the call site, as slices.Chunk does.
+// the call site with a *container.ArgError, as slices.Chunk does.
 
 func mustReader[T any](op string, r Reader[T]) {
-	if r == nil {
-		panic("obskit/" + op + ": nil Reader")
-	}
+	container.CheckArg(r != nil, op, "reader", "nil", "a Reader")
 }
 
 func mustFunc(op, what string, isNil bool) {
-	if isNil {
-		panic("obskit/" + op + ": nil " + what)
-	}
+	container.CheckArg(!isNil, op, what, "nil", "a function")
 }
 
 func mustAtLeast(op, what string, v, least int) {
 	if v < least {
-		panic(fmt.Sprintf("obskit/%s: %s %d, want >= %d", op, what, v, least))
+		panic(&container.ArgError{Op: op, Arg: what, Value: v, Want: ">= " + strconv.Itoa(least)})
 	}
 }
 
 func mustRand(op string, rng *rand.Rand) {
-	if rng == nil {
-		panic("obskit/" + op + ": nil *rand.Rand (pass rand.New(rand.NewPCG(seed, stream)))")
-	}
+	container.CheckArg(rng != nil, op, "rng", rng, "a *rand.Rand")
 }
 
-func mustTail(op string, tail Tail) {
-	if tail != KeepTail && tail != DropTail {
-		panic(fmt.Sprintf("obskit/%s: unknown Tail %d", op, tail))
-	}
+// mustTail accepts the tails a stream can honour: a stream of unknown length can
+// keep or drop its remainder, but cannot pad it from the start of an epoch it
+// does not hold, nor roll it over into a next pass.
+func mustTail(op string, t index.Tail) {
+	container.CheckArg(t == index.Keep || t == index.Drop, op, "tail", t, "index.Keep or index.Drop")
 }

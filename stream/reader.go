@@ -29,9 +29,7 @@ type Reader[T any] = iter.Seq2[T, error]
 // From returns seq as a [Reader] that never fails. The reader ranges over seq
 // once per pass, so it restarts when seq does. From panics if seq is nil.
 func From[T any](seq iter.Seq[T]) Reader[T] {
-	if seq == nil {
-		panic("obskit/stream.From: nil iter.Seq")
-	}
+	mustFunc("stream.From", "sequence", seq == nil)
 	return func(yield func(T, error) bool) {
 		for v := range seq {
 			if !yield(v, nil) {
@@ -59,9 +57,7 @@ func FromSlice[T any](s []T) Reader[T] {
 // source with per-pass state, such as a single-use iterator over an opened
 // resource. Defer panics if create is nil.
 func Defer[T any](create func() Reader[T]) Reader[T] {
-	if create == nil {
-		panic("obskit/stream.Defer: nil create function")
-	}
+	mustFunc("stream.Defer", "create function", create == nil)
 	return func(yield func(T, error) bool) {
 		for v, err := range create() {
 			if !yield(v, err) || err != nil {
@@ -93,29 +89,32 @@ func Collect[T any](r Reader[T]) ([]T, error) {
 //
 //	r := stream.Lines(func() (io.ReadCloser, error) { return os.Open("train.txt") })
 func Lines(open func() (io.ReadCloser, error)) Reader[string] {
-	if open == nil {
-		panic("obskit/stream.Lines: nil open function")
-	}
+	mustFunc("stream.Lines", "open function", open == nil)
 	return func(yield func(string, error) bool) {
 		rc, err := open()
 		if err != nil {
 			yield("", fmt.Errorf("obskit/stream.Lines: open: %w", err))
 			return
 		}
+		closed := false
+		defer func() { // on a break, an error, or a panic in the loop body
+			if !closed {
+				rc.Close()
+			}
+		}()
 		sc := bufio.NewScanner(rc)
 		line := 0
 		for sc.Scan() {
 			line++
 			if !yield(sc.Text(), nil) {
-				rc.Close()
 				return
 			}
 		}
 		if err := sc.Err(); err != nil {
-			rc.Close()
 			yield("", fmt.Errorf("obskit/stream.Lines: after line %d: %w", line, err))
 			return
 		}
+		closed = true
 		if err := rc.Close(); err != nil {
 			yield("", fmt.Errorf("obskit/stream.Lines: close: %w", err))
 		}

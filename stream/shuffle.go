@@ -20,7 +20,7 @@ func BlockShuffle[T any](r Reader[T], size int, rng *rand.Rand) Reader[T] {
 	}
 }
 
-// Shuffle returns a [Reader] that shuffles r through a sliding buffer, with
+// ShuffleBuffer returns a [Reader] that shuffles r through a sliding buffer, with
 // tf.data's Dataset.shuffle semantics: it fills a buffer with the first size
 // values; then, for each further value, yields a buffered value chosen by rng and
 // puts the new one in its place; when r ends it yields what is left in an order
@@ -29,12 +29,12 @@ func BlockShuffle[T any](r Reader[T], size int, rng *rand.Rand) Reader[T] {
 // mixes less. Memory holds size values.
 //
 // Every pass draws from rng, so passes differ and equal seeds give equal
-// sequences of passes; two passes at once race on rng. Shuffle panics if r or rng
+// sequences of passes; two passes at once race on rng. ShuffleBuffer panics with a [*container.ArgError] if r or rng
 // is nil or size < 1.
-func Shuffle[T any](r Reader[T], size int, rng *rand.Rand) Reader[T] {
-	mustReader("stream.Shuffle", r)
-	mustAtLeast("stream.Shuffle", "buffer size", size, 1)
-	mustRand("stream.Shuffle", rng)
+func ShuffleBuffer[T any](r Reader[T], size int, rng *rand.Rand) Reader[T] {
+	mustReader("stream.ShuffleBuffer", r)
+	mustAtLeast("stream.ShuffleBuffer", "buffer size", size, 1)
+	mustRand("stream.ShuffleBuffer", rng)
 	return func(yield func(T, error) bool) {
 		buf := make([]T, 0, min(size, 1024))
 		for v, err := range r {

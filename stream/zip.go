@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/tuples"
 )
 
 // ErrNotAligned is wrapped by the error [Zip] and [ZipN] yield when, in [Strict]
@@ -22,23 +25,19 @@ const (
 	Truncate
 )
 
-// A Pair holds one value of each reader of [Zip].
-type Pair[A, B any] struct {
-	First  A
-	Second B
-}
-
-// Zip returns a [Reader] of pairs of the values of a and b in step:
+// Zip returns a [Reader] of pairs of the values of a and b in step (X from a, Y
+// from b, the pair of package tuples):
 // PaddlePaddle's compose, Fuel's Merge of two streams. An error of either reader
 // ends the stream; so does, in Strict mode, one reader ending before the other.
 //
 // Zip pulls the readers with [iter.Pull2]; every pass releases them when it
-// returns. Zip panics if a or b is nil or align is unknown.
-func Zip[A, B any](a Reader[A], b Reader[B], align Align) Reader[Pair[A, B]] {
+// returns. Zip panics with a [*container.ArgError] if a or b is nil or align is
+// unknown.
+func Zip[A, B any](a Reader[A], b Reader[B], align Align) Reader[tuples.Pair[A, B]] {
 	mustReader("stream.Zip", a)
 	mustReader("stream.Zip", b)
 	mustAlign("stream.Zip", align)
-	return func(yield func(Pair[A, B], error) bool) {
+	return func(yield func(tuples.Pair[A, B], error) bool) {
 		nextA, stopA := iter.Pull2(a)
 		defer stopA()
 		nextB, stopB := iter.Pull2(b)
@@ -46,21 +45,21 @@ func Zip[A, B any](a Reader[A], b Reader[B], align Align) Reader[Pair[A, B]] {
 		for n := 0; ; n++ {
 			va, errA, okA := nextA()
 			if errA != nil {
-				yield(Pair[A, B]{}, errA)
+				yield(tuples.Pair[A, B]{}, errA)
 				return
 			}
 			vb, errB, okB := nextB()
 			if errB != nil {
-				yield(Pair[A, B]{}, errB)
+				yield(tuples.Pair[A, B]{}, errB)
 				return
 			}
 			if !okA || !okB {
 				if okA != okB && align == Strict {
-					yield(Pair[A, B]{}, notAligned("stream.Zip", n, okA, okB))
+					yield(tuples.Pair[A, B]{}, notAligned("stream.Zip", n, okA, okB))
 				}
 				return
 			}
-			if !yield(Pair[A, B]{va, vb}, nil) {
+			if !yield(tuples.Pair[A, B]{X: va, Y: vb}, nil) {
 				return
 			}
 		}
@@ -127,7 +126,5 @@ func notAligned(op string, n int, okA, okB bool) error {
 }
 
 func mustAlign(op string, a Align) {
-	if a != Strict && a != Truncate {
-		panic(fmt.Sprintf("obskit/%s: unknown Align %d", op, a))
-	}
+	container.CheckArg(a == Strict || a == Truncate, op, "alignment", a, "Strict or Truncate")
 }

@@ -16,11 +16,8 @@ var (
 	ErrFolds = errors.New("folds out of range")
 	// ErrClassSize: a class has too few members for a stratified k-fold.
 	ErrClassSize = errors.New("class too small")
-	// ErrPartition: a partition names no part (Parts < 1, Index outside
-	// [0, Parts)) or an unknown Remainder.
-	ErrPartition = errors.New("partition out of range")
-	// ErrEmpty: observations were to be sampled from an empty container.
-	ErrEmpty = errors.New("no observations to sample from")
-	// ErrLength: targets and observations differ in number.
-	ErrLength = errors.New("length mismatch")
+	// ErrEmpty: a result that must hold observations would hold none: a part of
+	// a split whose fraction is above 0, or a sample drawn from an empty
+	// container.
+	ErrEmpty = errors.New("no observations")
 )

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 )
 
 // Folds is a list of cross-validation folds, each a pair of views of one
@@ -46,7 +47,7 @@ func (fs *Folds[T, B]) All() iter.Seq2[*View[T, B], *View[T, B]] {
 
 // KFolds returns the k folds of k-fold cross-validation over c (MLUtils.kfolds,
 // scikit-learn KFold). The observations are cut into k consecutive blocks whose
-// sizes differ by at most one, the larger blocks first ([Chunk]: 10 observations
+// sizes differ by at most one, the larger blocks first ([index.Chunk]: 10 observations
 // in 3 folds give [0,4) [4,7) [7,10)); fold f validates on block f and trains on
 // all the others, in data order. A non-nil rng shuffles first, so the blocks are
 // blocks of Shuffle(c, rng) (scikit-learn's shuffle=True). Every observation is in
@@ -59,12 +60,6 @@ func KFolds[T, B any](c container.Batched[T, B], rng *rand.Rand, k int) (*Folds[
 		return nil, err
 	}
 	return blockFolds(source(c, rng), k), nil
-}
-
-// KFoldIndices is the index form of [KFolds]: the folds of the indices 0..n-1,
-// as views of [Iota](n). [View.Indices] lists a fold's indices.
-func KFoldIndices(n int, rng *rand.Rand, k int) (*Folds[int, []int], error) {
-	return KFolds(Iota(n), rng, k)
 }
 
 // LeaveOut returns the folds of leave-p-out cross-validation in MLUtils's sense
@@ -84,7 +79,7 @@ func LeaveOut[T, B any](c container.Batched[T, B], rng *rand.Rand, p int) (*Fold
 // blockFolds returns the k folds whose validation sets are the Chunk blocks of v.
 func blockFolds[T, B any](v *View[T, B], k int) *Folds[T, B] {
 	return &Folds[T, B]{k: k, fold: func(f int) (*View[T, B], *View[T, B]) {
-		lo, hi := Chunk(v.n, k, f)
+		lo, hi := index.Chunk(v.n, k, f)
 		return v.without(lo, hi), v.slice(lo, hi)
 	}}
 }
@@ -103,25 +98,4 @@ func checkK(op string, k, n int) error {
 		return fmt.Errorf("obskit/%s: k = %d folds outside [2, %d] for %d observations: %w", op, k, n, n, ErrFolds)
 	}
 	return nil
-}
-
-// Chunk returns the bounds [lo, hi) of block j when 0..n-1 is cut into k
-// consecutive blocks whose sizes differ by at most one, the larger blocks first:
-// block j has n/k+1 observations when j < n mod k and n/k otherwise (MLUtils.kfolds
-// sizes, numpy.array_split). It is the rule of k-fold validation blocks and of
-// contiguous partitions, in O(1) and without allocating, for batch loops that
-// compute their own index ranges. Chunk panics if n < 0, k < 1 or j is outside
-// [0, k).
-func Chunk(n, k, j int) (lo, hi int) {
-	if n < 0 || k < 1 {
-		panic(fmt.Sprintf("obskit/subset.Chunk: %d observations in %d blocks", n, k))
-	}
-	container.CheckIndex("subset.Chunk", j, k)
-	q, r := n/k, n%k
-	lo = j*q + min(j, r)
-	hi = lo + q
-	if j < r {
-		hi++
-	}
-	return lo, hi
 }

@@ -1,11 +1,14 @@
 package subset
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
+	"github.com/obskit/obskit/tuples"
 )
 
 // Oversample balances the classes of c by repeating observations
@@ -21,25 +24,19 @@ import (
 // With a nil rng the result is fully determined by the labels. A non-nil rng
 // shuffles first, so the partial copies are a random sample without replacement
 // of each class, and then shuffles the result, so copies are spread through it.
-// Targets are read as [StratifiedSplit] reads them; the label type is the one type
-// argument to write:
+// c is labeled as for [StratifiedSplit]:
 //
-//	balanced, err := subset.Oversample[string](data, rng, 1)
+//	balanced, err := subset.Oversample(data, rng, 1)
 //
 // Oversample returns an error wrapping [ErrFraction] when fraction is negative or
-// not finite, and one wrapping [container.ErrNoTargets] when c has no targets of
-// type L.
-func Oversample[L comparable, T, B any](c container.Batched[T, B], rng *rand.Rand, fraction float64) (*View[T, B], error) {
+// not finite.
+func Oversample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], rng *rand.Rand, fraction float64) (*View[tuples.Pair[X, L], B], error) {
 	const op = "subset.Oversample"
 	if !(fraction >= 0 && fraction <= math.MaxFloat64) {
 		return nil, fmt.Errorf("obskit/%s: fraction %v is negative or not finite: %w", op, fraction, ErrFraction)
 	}
 	v := source(c, rng)
-	labels, err := targets[L](op, v)
-	if err != nil {
-		return nil, err
-	}
-	cl := classify(labels)
+	cl := classify(tuples.Labels(v))
 	largest := 0
 	for _, m := range cl.counts {
 		largest = max(largest, m)
@@ -72,7 +69,7 @@ func Oversample[L comparable, T, B any](c container.Batched[T, B], rng *rand.Ran
 		}
 	}
 	if rng != nil {
-		shuffleInts(pos, rng)
+		index.Shuffle(pos, rng)
 	}
 	return v.positions(pos), nil
 }
@@ -85,17 +82,11 @@ func Oversample[L comparable, T, B any](c container.Batched[T, B], rng *rand.Ran
 //
 // With a nil rng the result is fully determined by the labels. A non-nil rng
 // shuffles first, so each class keeps a random sample without replacement, and
-// then shuffles the result. Targets are read as [StratifiedSplit] reads them; the
-// label type is the one type argument to write. Undersample returns an error
-// wrapping [container.ErrNoTargets] when c has no targets of type L.
-func Undersample[L comparable, T, B any](c container.Batched[T, B], rng *rand.Rand) (*View[T, B], error) {
+// then shuffles the result. c is labeled as for [StratifiedSplit].
+func Undersample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], rng *rand.Rand) (*View[tuples.Pair[X, L], B], error) {
 	const op = "subset.Undersample"
 	v := source(c, rng)
-	labels, err := targets[L](op, v)
-	if err != nil {
-		return nil, err
-	}
-	cl := classify(labels)
+	cl := classify(tuples.Labels(v))
 	smallest := v.n
 	for _, m := range cl.counts {
 		smallest = min(smallest, m)
@@ -109,20 +100,18 @@ func Undersample[L comparable, T, B any](c container.Batched[T, B], rng *rand.Ra
 		}
 	}
 	if rng != nil {
-		shuffleInts(pos, rng)
+		index.Shuffle(pos, rng)
 	}
 	return v.positions(pos), nil
 }
 
 // RandObs returns a view of n observations of c drawn uniformly at random with
 // replacement (MLUtils.randobs; the same index may appear several times). It
-// panics if n < 0 or rng is nil, and returns an error wrapping [ErrEmpty] when
-// n > 0 and c is empty.
+// panics with a [*container.ArgError] if n < 0 or rng is nil, and returns an error
+// wrapping [ErrEmpty] when n > 0 and c is empty.
 func RandObs[T, B any](c container.Batched[T, B], rng *rand.Rand, n int) (*View[T, B], error) {
 	checkRand("subset.RandObs", rng)
-	if n < 0 {
-		panic(fmt.Sprintf("obskit/subset.RandObs: negative count %d", n))
-	}
+	container.CheckArg(n >= 0, "subset.RandObs", "count", n, ">= 0")
 	v := viewOf(c)
 	if n > 0 && v.n == 0 {
 		return nil, fmt.Errorf("obskit/subset.RandObs: %d observations from an empty container: %w", n, ErrEmpty)

@@ -8,36 +8,51 @@ import (
 	"github.com/obskit/obskit/container"
 )
 
-// sumSlack is how far above 1 a sum of fractions may land and still count as 1:
-// floating-point sums such as 0.1+0.2+0.7 = 1.0000000000000002 are not errors.
+// sumSlack is how far from 1 a sum of fractions may land and still count as 1:
+// floating-point sums such as 0.1+0.2+0.7 = 1.0000000000000002 are not errors,
+// and 0.7+0.15+0.15 = 0.9999999999999999 gives three parts, not four.
 const sumSlack = 1e-9
 
-// Split divides c into len(fractions)+1 consecutive parts: part k holds the
-// fraction fractions[k] of the observations, and the last part holds the rest. With
-// a nil rng the parts are in data order ([0, n1), [n1, n1+n2), ...); a non-nil rng
-// shuffles first (the parts are those of Shuffle(c, rng)). The part sizes are
-// [SplitSizes]: MLUtils.splitobs rounding, half to even. No observation is lost or
+// Split divides c into consecutive parts: part k holds the fraction fractions[k]
+// of the observations. When the fractions sum to less than 1 a last part holds
+// the rest; when they sum to 1 (within 1e-9) there is no extra part and the last
+// fraction's part takes the rounding remainder. With a nil rng the parts are in
+// data order ([0, n1), [n1, n1+n2), ...); a non-nil rng shuffles first (the parts
+// are those of Shuffle(c, rng)). The part sizes follow MLUtils.splitobs: the first
+// part of n observations at fraction a has round(a*n) observations, rounding half
+// to even (Julia's and Python's round); the remaining fractions are rescaled to
+// the remaining observations and split the same way. No observation is lost or
 // repeated. The parts are views; without a shuffle they hold no index lists, with
 // one they share the single permutation.
 //
 // Split returns an error wrapping [ErrFraction] when a fraction is outside [0, 1]
-// or the fractions sum to more than 1.
+// or the fractions sum to more than 1, and one wrapping [ErrEmpty] when rounding
+// would leave a part empty although its fraction (or the rest, 1 minus the sum)
+// is above 0: 10 observations at 0.95 would leave no test part. A fraction of
+// exactly 0 asks for an empty part and gets one.
 //
 //	parts, err := subset.Split(data, rng, 0.8) // shuffled 80/20 train/test
 func Split[T, B any](c container.Batched[T, B], rng *rand.Rand, fractions ...float64) ([]*View[T, B], error) {
-	if err := checkFractions("subset.Split", fractions); err != nil {
+	const op = "subset.Split"
+	if err := checkFractions(op, fractions); err != nil {
 		return nil, err
 	}
-	return cut(source(c, rng), fractionSizes(c.Nobs(), fractions)), nil
+	n := c.Nobs()
+	sizes := partSizes(n, fractions)
+	if k := emptyPart(fractions, sizes); k >= 0 {
+		return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) of %d observations would be empty: %w", op, k, partFraction(fractions, k), n, ErrEmpty)
+	}
+	return cut(source(c, rng), sizes), nil
 }
 
-// SplitCounts divides c into len(counts)+1 consecutive parts of counts[0],
-// counts[1], ... observations and the rest, in data order or, with a non-nil rng,
-// shuffled first, like [Split]. It returns an error wrapping [ErrCount] when a
+// SplitCounts divides c into consecutive parts of counts[0], counts[1], ...
+// observations, and a last part of the rest when the counts sum to less than
+// c.Nobs(), in data order or, with a non-nil rng, shuffled first, like [Split]. A
+// count of 0 gives an empty part. It returns an error wrapping [ErrCount] when a
 // count is negative or the counts sum to more than c.Nobs().
 func SplitCounts[T, B any](c container.Batched[T, B], rng *rand.Rand, counts ...int) ([]*View[T, B], error) {
 	n := c.Nobs()
-	sizes := make([]int, len(counts)+1)
+	sizes := make([]int, 0, len(counts)+1)
 	rest := n
 	for k, m := range counts {
 		if m < 0 {
@@ -46,70 +61,21 @@ func SplitCounts[T, B any](c container.Batched[T, B], rng *rand.Rand, counts ...
 		if m > rest {
 			return nil, fmt.Errorf("obskit/subset.SplitCounts: counts %v sum to more than the %d observations: %w", counts, n, ErrCount)
 		}
-		sizes[k] = m
+		sizes = append(sizes, m)
 		rest -= m
 	}
-	sizes[len(counts)] = rest
+	if rest > 0 {
+		sizes = append(sizes, rest)
+	}
 	return cut(source(c, rng), sizes), nil
 }
 
-// SplitIndices is the index form of [Split] for data kept elsewhere: the parts
-// of the indices 0..n-1, each a slice into one newly allocated list of n indices
-// (capped, so appending to one part cannot overwrite the next). It panics if n < 0.
-func SplitIndices(n int, rng *rand.Rand, fractions ...float64) ([][]int, error) {
-	if n < 0 {
-		panic(fmt.Sprintf("obskit/subset.SplitIndices: negative count %d", n))
-	}
-	if err := checkFractions("subset.SplitIndices", fractions); err != nil {
-		return nil, err
-	}
-	order := make([]int, n)
-	if rng != nil {
-		PermInto(order, rng)
-	} else {
-		for i := range order {
-			order[i] = i
-		}
-	}
-	parts := make([][]int, 0, len(fractions)+1)
-	lo := 0
-	for _, m := range fractionSizes(n, fractions) {
-		parts = append(parts, order[lo:lo+m:lo+m])
-		lo += m
-	}
-	return parts, nil
-}
-
-// SplitSizes returns the part sizes [Split] uses for n observations: a slice of
-// len(fractions)+1 sizes summing to n. The rule is MLUtils.splitobs's, in the same
-// floating-point steps:
-//
-//	the first part has round(a1*n) observations, rounding half to even, clamped
-//	to [0, n]; the remaining fractions are rescaled to the remaining observations
-//	(a' = a*n/(n-n1)) and the rest is split the same way, recursively; the last
-//	part holds whatever remains.
-//
-// So a part of fraction a has round(a*n) observations up to floating-point error
-// (10 at 0.7 gives 7 and 3; 15 at 0.7 gives 10 and 5, since 10.5 rounds to the
-// even 10; 150 at (0.2, 0.3) gives 30, 45 and 75), and only the last part collects
-// the rounding remainders. Where MLUtils raises an error because a rescaled
-// fraction leaves [0, 1] through rounding or a division by zero remaining
-// observations, SplitSizes clamps it: once nothing remains, later parts are empty.
-//
-// SplitSizes returns an error wrapping [ErrFraction] when a fraction is outside
-// [0, 1] or not a number, or the fractions sum to more than 1 (a sum up to
-// 1+1e-9 counts as 1). It panics if n < 0.
-func SplitSizes(n int, fractions ...float64) ([]int, error) {
-	if n < 0 {
-		panic(fmt.Sprintf("obskit/subset.SplitSizes: negative count %d", n))
-	}
-	if err := checkFractions("subset.SplitSizes", fractions); err != nil {
-		return nil, err
-	}
-	return fractionSizes(n, fractions), nil
-}
-
+// checkFractions returns an error wrapping ErrFraction for a fraction outside
+// [0, 1] (NaN included) or a sum above 1.
 func checkFractions(op string, fractions []float64) error {
+	if len(fractions) == 0 {
+		return fmt.Errorf("obskit/%s: no fractions: %w", op, ErrFraction)
+	}
 	sum := 0.0
 	for k, a := range fractions {
 		if !(a >= 0 && a <= 1) {
@@ -123,7 +89,58 @@ func checkFractions(op string, fractions []float64) error {
 	return nil
 }
 
-// fractionSizes is SplitSizes on checked fractions.
+// sumsToOne reports whether checked fractions leave no rest.
+func sumsToOne(fractions []float64) bool {
+	sum := 0.0
+	for _, a := range fractions {
+		sum += a
+	}
+	return sum >= 1-sumSlack
+}
+
+// partFraction returns the nominal fraction of part k: fractions[k], or the rest.
+func partFraction(fractions []float64, k int) float64 {
+	if k < len(fractions) {
+		return fractions[k]
+	}
+	sum := 0.0
+	for _, a := range fractions {
+		sum += a
+	}
+	return 1 - sum
+}
+
+// emptyPart returns the first part whose nominal fraction is above 0 but whose
+// size is 0, or -1.
+func emptyPart(fractions []float64, sizes []int) int {
+	for k, m := range sizes {
+		if m == 0 && partFraction(fractions, k) > sumSlack {
+			return k
+		}
+	}
+	return -1
+}
+
+// partSizes returns the sizes of the parts of n observations at checked
+// fractions: len(fractions) sizes when they sum to 1, one more (the rest)
+// otherwise.
+func partSizes(n int, fractions []float64) []int {
+	sizes := fractionSizes(n, fractions)
+	if k := len(fractions); sumsToOne(fractions) {
+		sizes[k-1] += sizes[k] // a rounding remainder, 0 or a few observations
+		sizes = sizes[:k]
+	}
+	return sizes
+}
+
+// fractionSizes is MLUtils.splitobs's rule, in the same floating-point steps:
+// the first part has round(a1*n) observations, rounding half to even, clamped to
+// [0, n]; the remaining fractions are rescaled to the remaining observations
+// (a' = a*n/(n-n1)) and the rest is split the same way, recursively; the last of
+// the len(fractions)+1 sizes holds whatever remains. Where MLUtils raises an error
+// because a rescaled fraction leaves [0, 1] through rounding or a division by zero
+// remaining observations, fractionSizes clamps it: once nothing remains, later
+// parts are empty.
 func fractionSizes(n int, fractions []float64) []int {
 	sizes := make([]int, len(fractions)+1)
 	at := append([]float64(nil), fractions...)

@@ -7,11 +7,7 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var (
-	_ container.Batched[int, []int] = (*View[int, []int])(nil)
-	_ container.Wrapper             = (*View[int, []int])(nil)
-	_ container.SourceView          = (*View[int, []int])(nil)
-)
+var _ container.IndexView[int, []int] = (*View[int, []int])(nil)
 
 // A View is a lazy subset of a source container: observation i of the view is
 // observation Index(i) of [View.Source]. It copies no observations. Every function of
@@ -25,8 +21,8 @@ var (
 // A View is [container.Batched] with its source's batch type: GetObsInto maps the
 // requested indices to source indices and gathers them with one call of the
 // source's GetObsInto, so a subset of an array batches with the array's gather
-// kernel. It is a [container.Wrapper], so [container.Target] and
-// [container.Targets] reach the source's targets.
+// kernel. It is a [container.IndexView], so loops, label readers (tuples.Labels)
+// and conversions go straight to the source.
 type View[T, B any] struct {
 	src container.Batched[T, B]
 	n   int
@@ -44,14 +40,13 @@ type View[T, B any] struct {
 // Of returns the view of c at the indices idx, in that order; indices may repeat.
 // Of copies idx (so later changes to idx do not affect the view) and panics with
 // a [*container.IndexError] when an index is outside [0, c.Nobs()). When c is a
-// View, the result is flattened into c's source.
-//
-// A container without GetObsInto becomes Batched with [container.AsBatched]:
-//
-//	v := subset.Of(container.AsBatched(c), idx)
+// View (or any [container.IndexView]), the result is flattened into c's source.
 func Of[T, B any](c container.Batched[T, B], idx []int) *View[T, B] {
 	if v, ok := c.(*View[T, B]); ok { // mapInto checks idx against v
 		return explicit(v.src, v.mapInto("subset.Of", make([]int, len(idx)), idx))
+	}
+	if v, ok := c.(container.IndexView[T, B]); ok {
+		return explicit(v.Source(), v.MapIndices(make([]int, len(idx)), idx))
 	}
 	container.CheckIndices("subset.Of", idx, c.Nobs())
 	return explicit(c, append(make([]int, 0, len(idx)), idx...))
@@ -59,13 +54,15 @@ func Of[T, B any](c container.Batched[T, B], idx []int) *View[T, B] {
 
 // Range returns the view of the observations lo, lo+1, ..., hi-1 of c (c[lo:hi]).
 // A range of a container that is not a View, or of a View that is an index list or
-// a range itself, costs O(1) memory: it shares the index list. Range panics when
-// lo < 0, hi < lo or hi > c.Nobs().
+// a range itself, costs O(1) memory: it shares the index list. As a slice
+// expression does, Range accepts bounds 0 <= lo <= hi <= c.Nobs(); it panics with a
+// [*container.IndexError] naming the first bound outside [0, c.Nobs()] (so its Nobs
+// is c.Nobs()+1), and with a [*container.ArgError] when hi < lo.
 func Range[T, B any](c container.Batched[T, B], lo, hi int) *View[T, B] {
 	n := c.Nobs()
-	if lo < 0 || hi < lo || hi > n {
-		panic(fmt.Sprintf("obskit/subset.Range: [%d, %d) is not a range within [0, %d)", lo, hi, n))
-	}
+	container.CheckIndex("subset.Range", lo, n+1)
+	container.CheckIndex("subset.Range", hi, n+1)
+	container.CheckArg(lo <= hi, "subset.Range", "range", fmt.Sprintf("[%d, %d)", lo, hi), "lo <= hi")
 	return viewOf(c).slice(lo, hi)
 }
 
@@ -78,6 +75,13 @@ func explicit[T, B any](src container.Batched[T, B], idx []int) *View[T, B] {
 func viewOf[T, B any](c container.Batched[T, B]) *View[T, B] {
 	if v, ok := c.(*View[T, B]); ok {
 		return v
+	}
+	if v, ok := c.(container.IndexView[T, B]); ok {
+		idx := make([]int, v.Nobs())
+		for i := range idx {
+			idx[i] = i
+		}
+		return explicit(v.Source(), v.MapIndices(idx, idx))
 	}
 	n := c.Nobs()
 	return &View[T, B]{src: c, n: n, ranged: true, cut: n}
@@ -162,19 +166,6 @@ func (v *View[T, B]) at(i int) int {
 	}
 	return v.idx[i]
 }
-
-// Unwrap returns the source and the source index of observation i; it makes the
-// view a [container.Wrapper]. It panics with a [*container.IndexError] when i is out
-// of range.
-func (v *View[T, B]) Unwrap(i int) (any, int) {
-	container.CheckIndex("subset.View.Unwrap", i, v.n)
-	return v.src, v.at(i)
-}
-
-// ViewSource returns the source as an any; with [View.MapIndices] it makes the
-// view a [container.SourceView], so [container.Targets] reads the targets of a view
-// in one pass over its source.
-func (v *View[T, B]) ViewSource() any { return v.src }
 
 // Source returns the container the view indexes into. It is never a View.
 func (v *View[T, B]) Source() container.Batched[T, B] { return v.src }

@@ -18,13 +18,14 @@
 //   - [Windows] turns a sequence into its complete sliding windows of a size and
 //     a stride; each window is a batch of the sequence.
 //
-// # Targets
+// # Labels
 //
-// Maps and joins are [container.Wrapper]s (observation i comes from observation
-// j of a source), and filters and groups are subset views, so [container.Targets]
-// and everything built on it (stratified splits, resampling) read the targets of
-// the original data through them: mapping the features of a tuple keeps its
-// labels. Windows are not wrappers: a window is many observations.
+// Labels are typed: a container is labeled when its observations are
+// tuples.Pair[X, L]. Filters and groups are subset views, so they stay labeled
+// and tuples.Labels reads their labels without the features. To transform the
+// features of labeled data and keep its labels, transform the member before
+// linking it (tuples.Zip2(transform.Map(x, f), y)), so the labels never pass
+// through a function.
 //
 // # Why a package of its own
 //

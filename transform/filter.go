@@ -7,9 +7,9 @@ import (
 
 // Filter returns the view of the observations of c for which keep returns true,
 // in data order (MLUtils.filterobs). keep is called once per observation, now, on
-// c.GetObs(i); the result is a [subset.View] (Batched through c's GetObsInto, a
-// Wrapper of c) that does not call keep again. To filter on targets without
-// loading observations, group the targets with [subset.GroupByTarget] instead.
+// c.GetObs(i); the result is a [subset.View] (Batched through c's GetObsInto)
+// that does not call keep again. To choose by label without loading
+// observations, use [subset.Classes] and [subset.Of].
 func Filter[T, B any](c container.Batched[T, B], keep func(T) bool) *subset.View[T, B] {
 	var idx []int
 	for i := range c.Nobs() {
@@ -30,18 +30,29 @@ type Group[K comparable, T, B any] struct {
 // per observation, now, on c.GetObs(i); groups come in order of the first
 // appearance of their key and each lists its observations in data order. The
 // views share nothing with each other and together hold every observation of c
-// once. Keys compare with ==. To group by targets without loading observations, use
-// [subset.GroupByTarget].
+// once. Keys compare with ==. To group labeled data by label without loading
+// observations, use [subset.Classes].
 func GroupBy[K comparable, T, B any](c container.Batched[T, B], key func(T) K) []Group[K, T, B] {
 	n := c.Nobs()
 	keys := make([]K, n)
 	for i := range keys {
 		keys[i] = key(c.GetObs(i))
 	}
-	groups := subset.GroupLabels(keys)
-	out := make([]Group[K, T, B], len(groups))
-	for g, grp := range groups {
-		out[g] = Group[K, T, B]{Key: grp.Label, View: subset.Of(c, grp.Indices)}
+	var out []Group[K, T, B]
+	var members [][]int
+	group := make(map[K]int)
+	for i, k := range keys {
+		g, ok := group[k]
+		if !ok {
+			g = len(out)
+			group[k] = g
+			out = append(out, Group[K, T, B]{Key: k})
+			members = append(members, nil)
+		}
+		members[g] = append(members[g], i)
+	}
+	for g := range out {
+		out[g].View = subset.Of(c, members[g])
 	}
 	return out
 }

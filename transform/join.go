@@ -7,10 +7,7 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var (
-	_ container.Batched[int, []int] = (*Joined[int])(nil)
-	_ container.Wrapper             = (*Joined[int])(nil)
-)
+var _ container.Batched[int, []int] = (*Joined[int])(nil)
 
 // Joined is the concatenation of containers of one observation type
 // (MLUtils.joinobs). Build one with [Join].
@@ -35,9 +32,6 @@ type Joined[T any] struct {
 // of arrays (whose batches are arrays, not slices) is read observation by
 // observation into a slice of observations; to keep the gather kernel, copy the
 // arrays into one array instead (arraycontainer has no concatenation helper yet).
-//
-// The result is a [container.Wrapper]: Unwrap(i) names the part and the index
-// within it, so the parts' targets stay reachable.
 func Join[T any](parts ...container.Container[T]) *Joined[T] {
 	j := &Joined[T]{start: []int{0}}
 	j.tmp.New = func() any { return new([]T) }
@@ -82,14 +76,6 @@ func (j *Joined[T]) GetObs(i int) T {
 	container.CheckIndex("transform.Joined.GetObs", i, j.Nobs())
 	p, k := j.locate(i)
 	return j.parts[p].GetObs(k)
-}
-
-// Unwrap returns the part holding observation i and i's index in it. It panics
-// with a [*container.IndexError] when i is out of range.
-func (j *Joined[T]) Unwrap(i int) (any, int) {
-	container.CheckIndex("transform.Joined.Unwrap", i, j.Nobs())
-	p, k := j.locate(i)
-	return j.parts[p], k
 }
 
 // Parts returns the parts of the join, flattened, in order. The slice is newly

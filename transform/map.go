@@ -8,9 +8,7 @@ import (
 
 var (
 	_ container.Batched[int, []int]   = (*Mapped[string, int])(nil)
-	_ container.Wrapper               = (*Mapped[string, int])(nil)
 	_ container.Batched[int, []int64] = (*MappedBatches[string, []string, int, []int64])(nil)
-	_ container.Wrapper               = (*MappedBatches[string, []string, int, []int64])(nil)
 )
 
 // Mapped is a container whose observation i is f(observation i of a source),
@@ -25,10 +23,6 @@ type Mapped[T, U any] struct {
 // GetObsInto applies f per observation. To map whole batches in one call, keeping
 // a batched source's gather kernel, use [MapBatches]. f must be safe for
 // concurrent use if the result is read by several goroutines.
-//
-// The result is a [container.Wrapper] of c, so targets of c (a tuple's labels)
-// stay reachable through [container.Targets]: a map changes the observations, not
-// their targets.
 func Map[T, U any](c container.Container[T], f func(T) U) *Mapped[T, U] {
 	return &Mapped[T, U]{src: c, f: f}
 }
@@ -51,13 +45,6 @@ func (m *Mapped[T, U]) GetObsInto(dst []U, idx []int) []U {
 	return dst
 }
 
-// Unwrap returns the source and i; it panics with a [*container.IndexError] when i
-// is out of range.
-func (m *Mapped[T, U]) Unwrap(i int) (any, int) {
-	container.CheckIndex("transform.Mapped.Unwrap", i, m.src.Nobs())
-	return m.src, i
-}
-
 // MappedBatches is a container mapped observation by observation and batch by
 // batch. Build one with [MapBatches].
 type MappedBatches[T, B, U, C any] struct {
@@ -75,8 +62,6 @@ type MappedBatches[T, B, U, C any] struct {
 // once warm), and calls batch once: a batch loop over the result stays one gather
 // and one call per batch, at the source's speed. obs and batch must be safe for
 // concurrent use if the result is read by several goroutines.
-//
-// The result is a [container.Wrapper] of c, as [Map]'s is.
 func MapBatches[T, B, U, C any](c container.Batched[T, B], obs func(T) U, batch func(dst C, src B) C) *MappedBatches[T, B, U, C] {
 	m := &MappedBatches[T, B, U, C]{src: c, obs: obs, batch: batch}
 	m.scratch.New = func() any { return new(B) }
@@ -97,11 +82,4 @@ func (m *MappedBatches[T, B, U, C]) GetObsInto(dst C, idx []int) C {
 	dst = m.batch(dst, *b)
 	m.scratch.Put(b)
 	return dst
-}
-
-// Unwrap returns the source and i; it panics with a [*container.IndexError] when i
-// is out of range.
-func (m *MappedBatches[T, B, U, C]) Unwrap(i int) (any, int) {
-	container.CheckIndex("transform.MappedBatches.Unwrap", i, m.src.Nobs())
-	return m.src, i
 }

@@ -3,11 +3,16 @@
 // labels) are split, shuffled and batched together and can never drift apart.
 //
 // This is MLDataUtils' tuple of data containers. [Zip2] and [Zip3] link two or three
-// members with typed fields; [NewGroup] links any number of members of one type under
+// members with typed fields; [NewNamed] links any number of members of one type under
 // names, the named data and label sources of an MXNet data provider.
 //
 //	data, err := tuples.Zip2(images, labels) // images *arraycontainer.Array[float32], labels container.Slice[int]
 //	obs := data.GetObs(7)                   // tuples.Pair{X: image 7, Y: label 7}
+//	x := data.X()                           // *arraycontainer.Array[float32]: the member itself
+//
+// Every type argument is inferred from the members, and each member comes back
+// with its own type: [Tuple2.X] of the tuple above is the *arraycontainer.Array
+// itself, with no type assertion.
 //
 // # Construction errors
 //
@@ -16,16 +21,19 @@
 //
 // # Batches
 //
-// A tuple of Batched members is itself Batched. Its batch is a [Pair] (or [Triple],
-// or for a group a []B) of the members' batches, and GetObsInto gathers each member
-// through that member's own GetObsInto into that member's part of the buffer, so a
-// tuple of arrays batches with the arrays' gather kernels and, with a reused buffer,
-// allocates nothing.
+// A tuple is Batched. Its batch is a [Pair] (or [Triple], or for a named group a
+// []B) of the members' batches, and GetObsInto gathers each member through that
+// member's own GetObsInto into that member's part of the buffer, so a tuple of
+// arrays batches with the arrays' gather kernels and, with a reused buffer,
+// allocates nothing. Every member must be Batched; a member with only Nobs and
+// GetObs goes in through container.AsBatched (see package container).
 //
-// # Targets
+// # Labels
 //
-// By convention the last member holds the targets: a tuple implements
-// [container.Targeted] with it, so container.Targets, stratified splits and
-// resampling find the labels of a tuple, and of any view of one, without loading the
-// features.
+// Labeled data is a container whose observations are Pair[X, L]: features X and a
+// label L. The compiler checks it and infers L, so stratified splits, folds and
+// resampling (package subset) and balanced sampling (package eachobs) accept a
+// [Tuple2] and any view of one, and refuse at compile time a container without
+// labels. [Labels] reads the labels of any labeled container, without gathering
+// the features when it is a Tuple2 or a view of one.
 package tuples

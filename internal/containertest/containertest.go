@@ -3,7 +3,7 @@
 // *container.IndexError naming the index and the count; index lists may be empty,
 // reversed, shuffled and repeated; buffers are reused without corrupting results;
 // concurrent readers do not interfere; GetObsInto leaves the index list as it
-// found it; a Wrapper's Unwrap leads to the same observation.
+// found it; an IndexView's mapped index leads to the same observation.
 package containertest
 
 import (
@@ -30,12 +30,6 @@ type Config[T, B any] struct {
 	// MaxObs bounds how many observations are visited one by one (default 200), so
 	// that large containers check quickly.
 	MaxObs int
-	// Mapped says that the container is a [container.Wrapper] whose observation i
-	// is computed from the observation Unwrap(i) leads to (a map from T to T), not
-	// that observation itself. The Unwrap check then checks only that the index is
-	// in range. Without it, when the source is a container of T, observation j of
-	// the source must equal observation i.
-	Mapped bool
 }
 
 // SliceConfig is the Config of containers whose batches are []T.
@@ -136,41 +130,22 @@ func Run[T, B any](t *testing.T, c container.Batched[T, B], cfg Config[T, B]) {
 		}
 	})
 
-	if w, ok := any(c).(container.Wrapper); ok {
-		t.Run("Unwrap", func(t *testing.T) {
-			for _, i := range visit {
-				src, j := w.Unwrap(i)
-				s, ok := src.(interface{ Nobs() int })
-				if !ok {
-					t.Fatalf("Unwrap(%d) returned %T, which has no Nobs method", i, src)
-				}
-				if j < 0 || j >= s.Nobs() {
-					t.Fatalf("Unwrap(%d) = (%T, %d), index outside [0, %d)", i, src, j, s.Nobs())
-				}
-				if sc, ok := src.(container.Container[T]); ok && !cfg.Mapped {
-					if d := cmp.Diff(sc.GetObs(j), c.GetObs(i), cfg.Options...); d != "" {
-						t.Fatalf("Unwrap(%d) = (%T, %d), whose observation %d is not observation %d (-source +container):\n%s", i, src, j, j, i, d)
-					}
-				}
-			}
-			wantPanic(t, fmt.Sprintf("Unwrap(%d)", n), n, n, func() { w.Unwrap(n) })
-		})
-	}
-	if v, ok := any(c).(container.SourceView); ok {
-		t.Run("SourceView", func(t *testing.T) {
-			// MapIndices agrees with Unwrap, also when mapping in place, and
-			// ViewSource is the container Unwrap leads to.
+	if v, ok := any(c).(container.IndexView[T, B]); ok {
+		t.Run("IndexView", func(t *testing.T) {
+			src := v.Source()
 			idx := append([]int(nil), visit...)
 			mapped := v.MapIndices(nil, idx)
 			inPlace := v.MapIndices(idx, idx)
-			src := v.ViewSource()
 			for k, i := range visit {
-				s, j := v.Unwrap(i)
-				if mapped[k] != j || inPlace[k] != j {
-					t.Fatalf("MapIndices maps %d to %d (in place: %d), Unwrap to %d", i, mapped[k], inPlace[k], j)
+				j := mapped[k]
+				if inPlace[k] != j {
+					t.Fatalf("MapIndices maps %d to %d, in place to %d", i, j, inPlace[k])
 				}
-				if fmt.Sprintf("%T %p", s, s) != fmt.Sprintf("%T %p", src, src) {
-					t.Fatalf("Unwrap(%d) leads to %T, ViewSource is %T", i, s, src)
+				if j < 0 || j >= src.Nobs() {
+					t.Fatalf("MapIndices maps %d to %d, outside the source's [0, %d)", i, j, src.Nobs())
+				}
+				if d := cmp.Diff(src.GetObs(j), c.GetObs(i), cfg.Options...); d != "" {
+					t.Fatalf("MapIndices maps %d to %d, whose source observation is not the view's (-source +view):\n%s", i, j, d)
 				}
 			}
 			wantPanic(t, fmt.Sprintf("MapIndices([%d])", n), n, n, func() { v.MapIndices(nil, []int{n}) })

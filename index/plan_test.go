@@ -1,9 +1,9 @@
-package batchview_test
+package index_test
 
 import (
 	"testing"
 
-	"github.com/obskit/obskit/batchview"
+	"github.com/obskit/obskit/index"
 )
 
 // FuzzPlan checks the plan's invariants for any n, size, policy and epoch: every
@@ -20,17 +20,17 @@ func FuzzPlan(f *testing.F) {
 		if n < 0 || n > 500 || size < 1 || size > 600 || epoch < 0 || epoch > 50 {
 			t.Skip()
 		}
-		p := []batchview.Policy{batchview.Keep, batchview.Drop, batchview.Pad, batchview.RollOver}[pk%4]
-		plan := batchview.NewPlan(n, size, p)
+		p := []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver}[pk%4]
+		plan := index.NewPlan(n, size, p)
 		seen := make([]int, n)
 		next := -1 // RollOver: the stream position the next batch must start at
-		if p == batchview.RollOver {
+		if p == index.RollOver {
 			next = epoch * n / size * size
 		}
 		var buf []int
 		for k := range plan.Len(epoch) {
 			start, real, pad := plan.Span(epoch, k)
-			if real < 1 || real > size || (p.Padded() && real+pad != size) || (!p.Padded() && pad != 0) {
+			if real < 1 || real > size || (p == index.Pad && real+pad != size) || (p != index.Pad && pad != 0) {
 				t.Fatalf("n=%d size=%d %v: Span(%d, %d) = %d, %d, %d", n, size, p, epoch, k, start, real, pad)
 			}
 			if next >= 0 && start != next {
@@ -70,7 +70,7 @@ func FuzzPlan(f *testing.F) {
 			}
 		}
 		switch {
-		case p == batchview.RollOver:
+		case p == index.RollOver:
 			// Epoch e's batches end inside epoch e and the next one starts where
 			// this epoch ends.
 			if want := (epoch + 1) * n / size * size; next >= 0 && plan.Len(epoch) > 0 && next != want {
@@ -78,7 +78,7 @@ func FuzzPlan(f *testing.F) {
 			}
 		default:
 			covered := n
-			if p == batchview.Drop {
+			if p == index.Drop {
 				covered = n / size * size
 			}
 			for i, c := range seen {

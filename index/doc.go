@@ -1,0 +1,57 @@
+// Package index is the kit's index arithmetic: which observations a loop visits,
+// in which order and in which batches, as pure functions of small integers. It
+// holds no data and imports no container; subset, batchview, eachobs, stream and
+// provider all take their rules from here, so that a batch, a tail policy, a
+// partition or a permutation means the same thing in every package.
+//
+// # Batches and the tail
+//
+// A [Plan] cuts n positions into batches of a size. When the size does not divide
+// n, the last batch is short, and what happens to it is a [Tail]:
+//
+//   - [Keep]: a shorter last batch (MLUtils partial=true, PyTorch drop_last=False).
+//   - [Drop]: no short batch; the tail is not visited this epoch (drop_last=True,
+//     MXNet 'discard').
+//   - [Pad]: a full-size last batch whose missing slots repeat the first positions
+//     of the epoch (MXNet 'pad'); the plan says how many of its positions are
+//     real, MXNet's count_samples.
+//   - [RollOver]: full-size batches only; the tail of one epoch leads the first
+//     batch of the next (MXNet 'roll_over').
+//
+// With n=10 and size 3: Keep gives [0,3) [3,6) [6,9) [9,10); Drop gives the first
+// three; Pad gives four batches of 3, the last holding 9, 0, 1 with 1 real
+// position; RollOver gives the first three and starts epoch 1 with 9, 0, 1.
+//
+// Roll-over needs to know what the previous epoch left over, which would make a
+// loop stateful. Instead the epochs are one stream of positions cut into batches:
+// epoch e holds the batches whose last position belongs to epoch e. Where each
+// batch lies is then a function of the epoch number alone ([Plan.Span]), so a loop
+// resumes at any epoch without replaying the ones before it.
+//
+// # Partitions
+//
+// A [Part] is one of several disjoint shares of n positions, for data-parallel
+// training: contiguous blocks or strided (PyTorch's DistributedSampler), and a
+// [Tail] for the remainder when the parts do not divide n: Keep spreads it (parts
+// differ by at most one), Drop trims every part to n/parts, Pad repeats positions
+// from the start so that every part has ceil(n/parts), as DistributedSampler does.
+// [Chunk] is the contiguous block rule on its own.
+//
+// # Orders and schemes
+//
+// [PermInto] writes a uniform random permutation drawn from a *rand.Rand into a
+// caller's slice (Fisher-Yates with rng.IntN, so the same rng state gives the same
+// permutation on every platform). The schemes are Fuel's iteration schemes as
+// iterators, the requests that drive a stream: [Sequential] and [Shuffled] yield
+// single positions, [Batches] and [ShuffledBatches] index lists cut by a Plan,
+// [Sizes] batch sizes alone.
+//
+// # Errors
+//
+// Arguments are checked at the call site: a negative count, a batch size below 1,
+// an epoch outside the plan or a nil *rand.Rand panic with a
+// [*container.ArgError] or [*container.IndexError] naming the value and the bound.
+// [Part.Validate] returns an error wrapping [ErrPart] for a part that does not
+// describe a share, so that a configuration read from a flag or a file can be
+// reported rather than panicked on.
+package index

@@ -1,0 +1,292 @@
+// Package pipeline is the one place where the kit starts goroutines. Every
+// background loop of the kit (eachobs' prefetching and parallel gathering,
+// stream.Prefetch, stream.ParallelMap ordered and unordered, and through eachobs
+// the providers) is a [Run] of this package: one source that produces steps in
+// order, work that completes them in zero, one or several goroutines, and a
+// consumer in the caller's goroutine that receives them in order or as they
+// complete.
+//
+// What every pipeline promises, and this package alone implements:
+//
+//   - Order: in an ordered pipeline the consumer receives step k before step k+1,
+//     whatever the number of workers, so the same input gives the same sequence.
+//   - Panics: a panic in the source or in work, in any goroutine, reaches the
+//     caller's goroutine as a [*container.PanicError] naming the step, after every
+//     earlier step was delivered; no goroutine is left behind, and no wait can
+//     hang on a step that will never complete (each step carries its own panic).
+//   - Early stop: when the consumer stops (a break out of the caller's range loop,
+//     or a panic in the loop body), Run stops the source and the workers and
+//     returns only once every goroutine it started has exited.
+//   - Buffers: the steps live in the caller's slots, reused step after step, so a
+//     pipeline allocates nothing per step. A slot is handed back to the source
+//     only after the consumer has finished with it.
+//   - Waiting: one policy ([Poll] with one background goroutine, [Block] with
+//     several workers), measured and explained at [PollBudget].
+package pipeline
+
+import (
+	"runtime/debug"
+	"sync"
+
+	"github.com/obskit/obskit/container"
+)
+
+// Config says how a pipeline runs.
+type Config struct {
+	// Op names the kit function that runs the pipeline, such as "eachobs" or
+	// "stream.ParallelMap": the Op of the panics it reports.
+	Op string
+	// Workers is the number of goroutines that complete steps. 0 runs the
+	// source, the work and the consumer in the caller's goroutine, one step at a
+	// time; 1 runs the source and the work in one background goroutine (a
+	// prefetching pipeline); 2 or more run the source in one goroutine and the
+	// work in Workers others.
+	Workers int
+	// Unordered delivers steps as they complete rather than in order. It needs
+	// Workers >= 2 (with fewer, steps complete in order anyway).
+	Unordered bool
+}
+
+// An Emit hands the next step to a pipeline: it waits for a free slot, calls
+// prepare with it in the source's goroutine, and passes the slot on to be
+// completed. It returns false when the pipeline has stopped; the source must
+// then return.
+type Emit[S any] func(prepare func(s *S)) bool
+
+type meta struct {
+	step  int
+	panic *container.PanicError
+}
+
+// Run runs one pass of a pipeline over the caller's slots and returns the
+// source's error.
+//
+// source produces the steps in order by calling its emit function once per
+// step, and returns when it has no more (or when emit returns false); the error
+// it returns comes after every step it emitted. work completes a prepared step
+// (nil: nothing to do). yield receives completed steps in the caller's goroutine;
+// when it returns false, the pass stops and Run returns nil. A slot passed to
+// yield is not reused before yield returns.
+//
+// len(slots) is the number of steps in flight: at least 1, and with Workers >= 1
+// at least 2 so that the background goroutines and the consumer overlap. A panic
+// in source or work is re-raised in the caller's goroutine as a
+// [*container.PanicError]; with Workers = 0 panics are not wrapped (they happen in
+// the caller's goroutine already). Run panics when cfg and slots do not fit.
+func Run[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) error {
+	switch {
+	case len(slots) < 1, cfg.Workers < 0,
+		cfg.Workers >= 1 && len(slots) < 2,
+		cfg.Unordered && cfg.Workers < 2:
+		panic("obskit/internal/pipeline.Run: a configuration that cannot run")
+	}
+	if cfg.Workers == 0 {
+		return serial(slots, source, work, yield)
+	}
+	p := newRun(cfg, slots, work)
+	return p.run(source, yield)
+}
+
+// serial runs a pipeline without goroutines.
+func serial[S any](slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) error {
+	s := &slots[0]
+	stopped := false
+	err := source(func(prepare func(*S)) bool {
+		if stopped {
+			return false
+		}
+		prepare(s)
+		if work != nil {
+			work(s)
+		}
+		stopped = !yield(s)
+		return !stopped
+	})
+	if stopped {
+		return nil
+	}
+	return err
+}
+
+type run[S any] struct {
+	cfg   Config
+	slots []S
+	meta  []meta
+	work  func(*S)
+	poll  bool // the wait policy: poll with one background goroutine, block with workers
+
+	free      chan int        // slots the source may fill
+	order     chan int        // ordered: slots in step order
+	ready     []chan struct{} // ordered: slot j is complete (capacity 1)
+	tasks     chan int        // Workers >= 2: slots to complete
+	completed chan int        // unordered: slots as they complete
+	done      chan struct{}   // closed when the consumer stops
+	wg        sync.WaitGroup  // every goroutine of the run
+	workers   sync.WaitGroup  // the workers alone
+	srcErr    error           // set by the source goroutine before it closes its channels
+	srcPanic  *container.PanicError
+}
+
+func newRun[S any](cfg Config, slots []S, work func(*S)) *run[S] {
+	d := len(slots)
+	p := &run[S]{
+		cfg:   cfg,
+		slots: slots,
+		meta:  make([]meta, d),
+		work:  work,
+		free:  make(chan int, d),
+		done:  make(chan struct{}),
+		poll:  cfg.Workers == 1,
+	}
+	if cfg.Workers >= 2 {
+		p.tasks = make(chan int, d)
+	}
+	for j := range d {
+		p.free <- j
+	}
+	if cfg.Unordered {
+		p.completed = make(chan int, d)
+	} else {
+		p.order = make(chan int, d)
+		p.ready = make([]chan struct{}, d)
+		for j := range p.ready {
+			p.ready[j] = make(chan struct{}, 1)
+		}
+	}
+	return p
+}
+
+func (p *run[S]) run(source func(emit Emit[S]) error, yield func(s *S) bool) error {
+	defer func() {
+		close(p.done)
+		p.wg.Wait()
+	}()
+	for range p.cfg.Workers * boolInt(p.tasks != nil) {
+		p.wg.Add(1)
+		p.workers.Add(1)
+		go p.worker()
+	}
+	p.wg.Add(1)
+	go p.feed(source)
+
+	next := p.order
+	if p.cfg.Unordered {
+		next = p.completed
+	}
+	for {
+		j, ok, _ := wait(p.poll, next, nil)
+		if !ok {
+			break
+		}
+		if !p.cfg.Unordered {
+			wait(p.poll, p.ready[j], nil)
+		}
+		if f := p.meta[j].panic; f != nil {
+			panic(f)
+		}
+		if !yield(&p.slots[j]) {
+			return nil
+		}
+		p.free <- j // never blocks: at most len(slots) slots are out
+	}
+	if p.srcPanic != nil {
+		panic(p.srcPanic)
+	}
+	return p.srcErr
+}
+
+// feed runs the source in its own goroutine.
+func (p *run[S]) feed(source func(emit Emit[S]) error) {
+	defer p.wg.Done()
+	k := 0 // the step being prepared
+	defer func() {
+		if v := recover(); v != nil {
+			p.srcPanic = &container.PanicError{Op: p.cfg.Op, Step: k, Value: v, Stack: debug.Stack()}
+		}
+		// Closing the channels publishes srcErr and srcPanic to the consumer.
+		if p.tasks != nil {
+			close(p.tasks)
+			p.workers.Wait()
+		}
+		if p.cfg.Unordered {
+			close(p.completed)
+		} else {
+			close(p.order)
+		}
+	}()
+	p.srcErr = source(func(prepare func(*S)) bool {
+		j, _, stopped := wait(p.poll, p.free, p.done)
+		if stopped {
+			return false
+		}
+		p.meta[j] = meta{step: k}
+		prepare(&p.slots[j])
+		k++
+		if !p.cfg.Unordered {
+			p.order <- j // never blocks: at most len(slots) slots are out
+		}
+		if p.tasks == nil {
+			p.complete(j)
+			return true
+		}
+		select {
+		case p.tasks <- j:
+			return true
+		case <-p.done:
+			return false
+		}
+	})
+}
+
+func (p *run[S]) worker() {
+	defer p.wg.Done()
+	defer p.workers.Done()
+	for j := range p.tasks {
+		if !p.complete(j) {
+			return
+		}
+	}
+}
+
+// complete runs the work of slot j, records a panic in it, and signals the
+// consumer. It returns false when the pipeline has stopped.
+func (p *run[S]) complete(j int) bool {
+	if p.work != nil {
+		p.meta[j].panic = p.do(j)
+	}
+	if !p.cfg.Unordered {
+		p.ready[j] <- struct{}{} // never blocks: capacity 1, one signal per use
+		return true
+	}
+	select {
+	case p.completed <- j:
+		return true
+	case <-p.done:
+		return false
+	}
+}
+
+func (p *run[S]) do(j int) (f *container.PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			f = &container.PanicError{Op: p.cfg.Op, Step: p.meta[j].step, Value: v, Stack: debug.Stack()}
+		}
+	}()
+	p.work(&p.slots[j])
+	return nil
+}
+
+// wait receives from c with the pipeline's policy.
+func wait[T any](poll bool, c <-chan T, stop <-chan struct{}) (v T, ok, stopped bool) {
+	if poll {
+		return Poll(c, stop)
+	}
+	return Block(c, stop)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

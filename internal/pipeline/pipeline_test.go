@@ -1,0 +1,307 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/obskit/obskit/container"
+	"go.uber.org/goleak"
+)
+
+type slot struct {
+	step int
+	out  int
+}
+
+// configs are the shapes every test runs under.
+var configs = []struct {
+	cfg   Config
+	depth int
+}{
+	{Config{Op: "serial"}, 1},
+	{Config{Op: "prefetch", Workers: 1}, 2},
+	{Config{Op: "prefetch", Workers: 1}, 5},
+	{Config{Op: "workers", Workers: 2}, 3},
+	{Config{Op: "workers", Workers: 4}, 9},
+	{Config{Op: "unordered", Workers: 2, Unordered: true}, 4},
+	{Config{Op: "unordered", Workers: 3, Unordered: true}, 3},
+}
+
+func name(cfg Config, depth int) string {
+	return fmt.Sprintf("%s/w%d/d%d", cfg.Op, cfg.Workers, depth)
+}
+
+// steps emits n steps, each step k computing k*k in work, and returns err.
+func steps(n int, err error) func(emit Emit[slot]) error {
+	return func(emit Emit[slot]) error {
+		for k := range n {
+			if !emit(func(s *slot) { s.step = k }) {
+				return nil
+			}
+		}
+		return err
+	}
+}
+
+func square(s *slot) { s.out = s.step * s.step }
+
+func TestOrderAndCompleteness(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range configs {
+		for _, n := range []int{0, 1, 2, 7, 100} {
+			t.Run(fmt.Sprintf("%s/n%d", name(c.cfg, c.depth), n), func(t *testing.T) {
+				var got []int
+				err := Run(c.cfg, make([]slot, c.depth), steps(n, nil), square, func(s *slot) bool {
+					if s.out != s.step*s.step {
+						t.Fatalf("step %d: work result %d, want %d", s.step, s.out, s.step*s.step)
+					}
+					got = append(got, s.step)
+					return true
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.cfg.Unordered {
+					slices.Sort(got)
+				}
+				want := make([]int, n)
+				for i := range want {
+					want[i] = i
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("steps delivered %v, want each of 0..%d once in order", got, n-1)
+				}
+			})
+		}
+	}
+}
+
+func TestSourceErrorComesLast(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	boom := errors.New("boom")
+	for _, c := range configs {
+		t.Run(name(c.cfg, c.depth), func(t *testing.T) {
+			got := 0
+			err := Run(c.cfg, make([]slot, c.depth), steps(10, boom), func(s *slot) {
+				time.Sleep(time.Duration(10-s.step) * 50 * time.Microsecond)
+				square(s)
+			}, func(*slot) bool { got++; return true })
+			if !errors.Is(err, boom) || got != 10 {
+				t.Fatalf("Run = %v after %d steps, want boom after 10", err, got)
+			}
+		})
+	}
+}
+
+func TestEarlyStop(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range configs {
+		for _, stop := range []int{0, 1, 3} {
+			t.Run(fmt.Sprintf("%s/stop%d", name(c.cfg, c.depth), stop), func(t *testing.T) {
+				emitted := 0
+				got := 0
+				err := Run(c.cfg, make([]slot, c.depth), func(emit Emit[slot]) error {
+					for k := 0; ; k++ { // endless: only the stop ends it
+						if !emit(func(s *slot) { s.step = k }) {
+							return nil
+						}
+						emitted++
+					}
+				}, square, func(*slot) bool {
+					got++
+					return got <= stop
+				})
+				if err != nil || got != stop+1 {
+					t.Fatalf("Run = %v with %d steps yielded, want nil with %d", err, got, stop+1)
+				}
+				if emitted > stop+1+c.depth {
+					t.Errorf("the source emitted %d steps for %d consumed with %d slots", emitted, stop+1, c.depth)
+				}
+			})
+		}
+	}
+}
+
+// TestWorkPanics checks that a panic in work reaches the caller as a PanicError
+// naming the first step in order that panicked, after every earlier step, and
+// never hangs: the regression test of the parallel loop that waited forever for
+// an earlier step when a later step's panic was recorded first.
+func TestWorkPanics(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range configs {
+		for _, bad := range [][]int{{0}, {3}, {1, 2}, {2, 5}, {0, 1, 2, 3}} {
+			t.Run(fmt.Sprintf("%s/bad%v", name(c.cfg, c.depth), bad), func(t *testing.T) {
+				for trial := range 20 {
+					rng := rand.New(rand.NewPCG(uint64(trial), 1))
+					var got []int
+					v := recovered(func() {
+						Run(c.cfg, make([]slot, c.depth), steps(8, nil), func(s *slot) {
+							// The first bad step sleeps so that later ones fail first.
+							if s.step == bad[0] {
+								time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
+							}
+							if slices.Contains(bad, s.step) {
+								panic(fmt.Sprintf("bad step %d", s.step))
+							}
+						}, func(s *slot) bool { got = append(got, s.step); return true })
+					})
+					var pe *container.PanicError
+					err, _ := v.(error)
+					switch {
+					case c.cfg.Workers == 0:
+						if v != fmt.Sprintf("bad step %d", bad[0]) {
+							t.Fatalf("serial panic %v, want the work's own panic value", v)
+						}
+					case !errors.As(err, &pe):
+						t.Fatalf("panic %v (%T), want a *container.PanicError", v, v)
+					case c.cfg.Unordered:
+						if !slices.Contains(bad, pe.Step) || pe.Value != fmt.Sprintf("bad step %d", pe.Step) {
+							t.Fatalf("PanicError at step %d with %v, want one of the bad steps %v", pe.Step, pe.Value, bad)
+						}
+						continue
+					case pe.Step != bad[0] || pe.Op != c.cfg.Op || len(pe.Stack) == 0:
+						t.Fatalf("PanicError{Op %q, Step %d, Value %v}, want Op %q at step %d with a stack", pe.Op, pe.Step, pe.Value, c.cfg.Op, bad[0])
+					}
+					want := make([]int, bad[0])
+					for i := range want {
+						want[i] = i
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("steps before the panic %v, want %v", got, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestSourcePanics(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range configs {
+		for _, at := range []int{0, 1, 6} {
+			for _, inPrepare := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/at%d/prepare=%v", name(c.cfg, c.depth), at, inPrepare), func(t *testing.T) {
+					got := 0
+					v := recovered(func() {
+						Run(c.cfg, make([]slot, c.depth), func(emit Emit[slot]) error {
+							for k := 0; ; k++ {
+								if k == at && !inPrepare {
+									panic("source")
+								}
+								if !emit(func(s *slot) {
+									if k == at {
+										panic("prepare")
+									}
+									s.step = k
+								}) {
+									return nil
+								}
+							}
+						}, square, func(*slot) bool { got++; return true })
+					})
+					if c.cfg.Workers == 0 {
+						if v == nil {
+							t.Fatal("no panic")
+						}
+						return
+					}
+					var pe *container.PanicError
+					if err, _ := v.(error); !errors.As(err, &pe) || pe.Step != at {
+						t.Fatalf("panic %v, want a PanicError at step %d", v, at)
+					}
+					if got != at {
+						t.Fatalf("%d steps delivered before the source's panic, want %d", got, at)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestYieldPanicStopsEverything(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range configs {
+		t.Run(name(c.cfg, c.depth), func(t *testing.T) {
+			v := recovered(func() {
+				Run(c.cfg, make([]slot, c.depth), steps(1000, nil), square, func(s *slot) bool {
+					if s.step == 2 || c.cfg.Unordered {
+						panic("body")
+					}
+					return true
+				})
+			})
+			if v != "body" {
+				t.Fatalf("panic %v, want the body's own panic value", v)
+			}
+		})
+	}
+}
+
+// TestSlotsNotShared checks that a slot being yielded is not reused until yield
+// returns: the consumer holds each slot for a while and checks it is unchanged.
+func TestSlotsNotShared(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range configs {
+		t.Run(name(c.cfg, c.depth), func(t *testing.T) {
+			Run(c.cfg, make([]slot, c.depth), steps(200, nil), square, func(s *slot) bool {
+				step, out := s.step, s.out
+				for range 20 {
+					time.Sleep(time.Microsecond)
+					if s.step != step || s.out != out {
+						t.Fatalf("slot of step %d changed to step %d while held", step, s.step)
+					}
+				}
+				return true
+			})
+		})
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	for _, tc := range []struct {
+		cfg   Config
+		depth int
+	}{
+		{Config{}, 0},
+		{Config{Workers: 1}, 1},
+		{Config{Workers: -1}, 2},
+		{Config{Workers: 1, Unordered: true}, 3},
+	} {
+		if v := recovered(func() { Run(tc.cfg, make([]slot, tc.depth), steps(1, nil), nil, func(*slot) bool { return true }) }); v == nil {
+			t.Errorf("Run(%+v, %d slots) did not panic", tc.cfg, tc.depth)
+		}
+	}
+}
+
+func TestPollAndBlock(t *testing.T) {
+	for _, recv := range []func(<-chan int, <-chan struct{}) (int, bool, bool){Poll[int], Block[int]} {
+		c := make(chan int, 1)
+		stop := make(chan struct{})
+		c <- 7
+		if v, ok, stopped := recv(c, stop); v != 7 || !ok || stopped {
+			t.Errorf("recv of a value = %d %v %v", v, ok, stopped)
+		}
+		go func() { time.Sleep(2 * PollBudget); c <- 8 }() // past the budget: parks
+		if v, ok, _ := recv(c, stop); v != 8 || !ok {
+			t.Errorf("recv after a wait = %d %v", v, ok)
+		}
+		close(stop)
+		if _, ok, stopped := recv(c, stop); ok || !stopped {
+			t.Errorf("recv after stop: ok %v stopped %v", ok, stopped)
+		}
+		close(c)
+		if _, ok, stopped := recv(c, nil); ok || stopped {
+			t.Errorf("recv of a closed channel: ok %v stopped %v", ok, stopped)
+		}
+	}
+}
+
+func recovered(f func()) (v any) {
+	defer func() { v = recover() }()
+	f()
+	return nil
+}
