@@ -5,13 +5,16 @@ import (
 
 	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
+	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
 )
 
 func ExampleNew() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
-	for _, p := range []batchview.Policy{batchview.Keep, batchview.Drop, batchview.Pad, batchview.RollOver} {
-		v := batchview.New(data, 3, p)
-		fmt.Printf("%-9s", p)
+	for _, tail := range []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver} {
+		v := batchview.New(data, 3, tail)
+		fmt.Printf("%-9s", tail)
 		for i := range v.Nobs() {
 			fmt.Print(" ", v.GetObs(i), v.Real(i))
 		}
@@ -24,18 +27,38 @@ func ExampleNew() {
 	// roll-over [0 1 2] 3 [3 4 5] 3 [6 7 8] 3
 }
 
-func ExamplePadWith() {
-	data := container.FromSlice([]float64{0.5, 1.5, 2.5, 3.5, 4.5})
-	v := batchview.New(data, 2, batchview.PadWith(batchview.FillSlice(0.0)))
+func ExampleNew_tuple() {
+	// A view of a tuple gathers every member of a batch in one call; the padded
+	// slots of the last batch repeat the first observations of the epoch.
+	x := container.FromSlice([]float64{0.5, 1.5, 2.5, 3.5, 4.5})
+	y := container.FromSlice([]string{"a", "b", "c", "d", "e"})
+	data, err := tuples.Zip2(x, y)
+	if err != nil {
+		panic(err)
+	}
+	v := batchview.New(data, 2, index.Pad)
 	last := v.Nobs() - 1
+	b := v.GetObs(last)
 	idx, real := v.Indices(nil, last)
-	fmt.Println(v.GetObs(last), idx, real)
+	fmt.Println(b.X, b.Y, idx, real)
 	// Output:
-	// [4.5 0] [4 -1] 1
+	// [4.5 0.5] [e a] [4 0] 1
+}
+
+func ExampleNew_subset() {
+	// Batches of a subset: here every other observation, in batches of 2.
+	data := container.FromSlice([]string{"a", "b", "c", "d", "e", "f", "g"})
+	v := batchview.New(subset.Of(data, []int{0, 2, 4, 6}), 2, index.Keep)
+	for i := range v.Nobs() {
+		fmt.Print(v.GetObs(i))
+	}
+	fmt.Println()
+	// Output:
+	// [a c][e g]
 }
 
 func ExampleView_Epoch() {
-	v := batchview.New(container.FromSlice([]int{0, 1, 2, 3, 4}), 2, batchview.RollOver)
+	v := batchview.New(container.FromSlice([]int{0, 1, 2, 3, 4}), 2, index.RollOver)
 	for e := range 3 {
 		ve := v.Epoch(e)
 		fmt.Print("epoch ", e, ":")
@@ -51,7 +74,7 @@ func ExampleView_Epoch() {
 }
 
 func ExampleView_GetObsInto() {
-	v := batchview.New(container.FromSlice([]string{"a", "b", "c", "d", "e"}), 2, batchview.Keep)
+	v := batchview.New(container.FromSlice([]string{"a", "b", "c", "d", "e"}), 2, index.Keep)
 	// One buffer per requested batch, reused on the next call.
 	var bufs [][]string
 	bufs = v.GetObsInto(bufs, []int{2, 0})
@@ -60,11 +83,12 @@ func ExampleView_GetObsInto() {
 	// [[e] [a b]]
 }
 
-func ExampleNewPlan() {
-	// The index arithmetic alone: 10 observations per epoch in batches of 4 with
-	// roll-over. Positions are of one stream of epochs; position g is position
-	// g mod 10 of epoch g / 10.
-	plan := batchview.NewPlan(10, 4, batchview.RollOver)
+func ExampleView_Plan() {
+	// The index arithmetic of a view is an index.Plan: 10 observations per epoch
+	// in batches of 4 with roll-over. Positions are of one stream of epochs;
+	// position g is position g mod 10 of epoch g / 10.
+	v := batchview.New(container.FromSlice(make([]int, 10)), 4, index.RollOver)
+	plan := v.Plan()
 	for e := range 3 {
 		fmt.Print("epoch ", e, ":")
 		for k := range plan.Len(e) {

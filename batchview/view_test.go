@@ -1,17 +1,20 @@
 package batchview_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/tuples"
 )
+
+var tails = []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver}
 
 func iota(n int) []int {
 	s := make([]int, n)
@@ -22,7 +25,7 @@ func iota(n int) []int {
 }
 
 // batches returns every batch of v and its real count.
-func batches[T, B any](v *batchview.View[T, B]) ([]B, []int) {
+func batches[B any](v *batchview.View[B]) ([]B, []int) {
 	var out []B
 	var real []int
 	for i := range v.Nobs() {
@@ -32,22 +35,24 @@ func batches[T, B any](v *batchview.View[T, B]) ([]B, []int) {
 	return out, real
 }
 
-func TestMustHold(t *testing.T) {
+func TestTails(t *testing.T) {
 	c := container.FromSlice(iota(10))
 	tests := []struct {
-		p    batchview.Policy
+		tail index.Tail
 		want [][]int
 		real []int
 	}{
-		{batchview.Keep, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9}}, []int{3, 3, 3, 1}},
-		{batchview.Drop, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, []int{3, 3, 3}},
-		{batchview.Pad, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 0, 1}}, []int{3, 3, 3, 1}},
-		{batchview.PadWith(batchview.FillSlice(-7)), [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, -7, -7}}, []int{3, 3, 3, 1}},
-		{batchview.RollOver, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, []int{3, 3, 3}},
+		{index.Keep, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9}}, []int{3, 3, 3, 1}},
+		{index.Drop, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, []int{3, 3, 3}},
+		{index.Pad, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 0, 1}}, []int{3, 3, 3, 1}},
+		{index.RollOver, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}, []int{3, 3, 3}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.p.String(), func(t *testing.T) {
-			v := batchview.New(c, 3, tc.p)
+		t.Run(tc.tail.String(), func(t *testing.T) {
+			v := batchview.New(c, 3, tc.tail)
+			if v.Size() != 3 || v.Plan() != index.NewPlan(10, 3, tc.tail) {
+				t.Errorf("Size() = %d, Plan() = %+v; want 3 and NewPlan(10, 3, %v)", v.Size(), v.Plan(), tc.tail)
+			}
 			got, real := batches(v)
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("batches mismatch (-want +got):\n%s", d)
@@ -60,7 +65,7 @@ func TestMustHold(t *testing.T) {
 }
 
 func TestRollOverEpochs(t *testing.T) {
-	v := batchview.New(container.FromSlice(iota(10)), 3, batchview.RollOver)
+	v := batchview.New(container.FromSlice(iota(10)), 3, index.RollOver)
 	want := [][][]int{
 		{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}},
 		{{9, 0, 1}, {2, 3, 4}, {5, 6, 7}},
@@ -73,21 +78,25 @@ func TestRollOverEpochs(t *testing.T) {
 			t.Errorf("epoch %d mismatch (-want +got):\n%s", e, d)
 		}
 	}
+	// Epoch returns a new view; the receiver stays at epoch 0.
+	if got, _ := batches(v); !cmp.Equal(want[0], got) {
+		t.Errorf("v.Epoch changed v: epoch 0 batches now %v", got)
+	}
 }
 
 func TestIndices(t *testing.T) {
 	c := container.FromSlice(iota(5))
 	tests := []struct {
-		p    batchview.Policy
+		tail index.Tail
 		want []int
 	}{
-		{batchview.Keep, []int{4}},
-		{batchview.Pad, []int{4, 0, 1, 2}},
-		{batchview.PadWith(batchview.FillSlice(0)), []int{4, -1, -1, -1}},
+		{index.Keep, []int{4}},
+		// Pad slots repeat the first indices of the epoch; there is no -1.
+		{index.Pad, []int{4, 0, 1, 2}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.p.String(), func(t *testing.T) {
-			v := batchview.New(c, 4, tc.p)
+		t.Run(tc.tail.String(), func(t *testing.T) {
+			v := batchview.New(c, 4, tc.tail)
 			idx, real := v.Indices(nil, 1)
 			if real != 1 {
 				t.Errorf("Indices(1) real = %d, want 1", real)
@@ -95,16 +104,22 @@ func TestIndices(t *testing.T) {
 			if d := cmp.Diff(tc.want, idx); d != "" {
 				t.Errorf("Indices(1) mismatch (-want +got):\n%s", d)
 			}
+			// dst is reused when it has the capacity.
+			buf := make([]int, 0, 8)
+			idx, _ = v.Indices(buf, 1)
+			if &idx[0] != &buf[:1][0] {
+				t.Error("Indices did not reuse dst's memory")
+			}
 		})
 	}
 }
 
 // reference returns the batches of epochs 0..epochs-1 computed the obvious way,
 // and the real count of each.
-func reference(n, size int, p batchview.Policy, epochs int) ([][][]int, [][]int) {
+func reference(n, size int, tail index.Tail, epochs int) ([][][]int, [][]int) {
 	var all [][][]int
 	var reals [][]int
-	if p == batchview.RollOver {
+	if tail == index.RollOver {
 		// One stream of epochs, cut into batches; a batch belongs to the epoch of
 		// its last observation.
 		var stream []int
@@ -129,16 +144,12 @@ func reference(n, size int, p batchview.Policy, epochs int) ([][][]int, [][]int)
 			end := min(n, start+size)
 			b := iota(n)[start:end]
 			if end-start < size {
-				switch {
-				case p == batchview.Drop:
+				switch tail {
+				case index.Drop:
 					continue
-				case p.Padded():
+				case index.Pad:
 					for j := 0; len(b) < size; j++ {
-						if p == batchview.Pad {
-							b = append(b, j%n)
-						} else {
-							b = append(b, -1)
-						}
+						b = append(b, j%n)
 					}
 				}
 			}
@@ -153,22 +164,27 @@ func reference(n, size int, p batchview.Policy, epochs int) ([][][]int, [][]int)
 
 func TestAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	policies := []batchview.Policy{batchview.Keep, batchview.Drop, batchview.Pad, batchview.PadWith(batchview.FillSlice(-1)), batchview.RollOver}
 	for trial := range 200 {
 		n := rng.IntN(30)
 		size := 1 + rng.IntN(n+2)
-		p := policies[trial%len(policies)]
-		c := container.FromSlice(iota(n))
-		v := batchview.New(c, size, p)
-		want, wantReal := reference(n, size, p, 4)
+		tail := tails[trial%len(tails)]
+		v := batchview.New(container.FromSlice(iota(n)), size, tail)
+		want, wantReal := reference(n, size, tail, 4)
 		for e := range 4 {
 			ve := v.Epoch(e)
 			got, real := batches(ve)
 			if d := cmp.Diff(want[e], got); d != "" {
-				t.Fatalf("n=%d size=%d %v epoch %d: batches mismatch (-want +got):\n%s", n, size, p, e, d)
+				t.Fatalf("n=%d size=%d %v epoch %d: batches mismatch (-want +got):\n%s", n, size, tail, e, d)
 			}
 			if d := cmp.Diff(wantReal[e], real); d != "" {
-				t.Fatalf("n=%d size=%d %v epoch %d: Real mismatch (-want +got):\n%s", n, size, p, e, d)
+				t.Fatalf("n=%d size=%d %v epoch %d: Real mismatch (-want +got):\n%s", n, size, tail, e, d)
+			}
+			// Indices names the observations GetObs gathers (the source is iota).
+			for i, b := range got {
+				idx, r := ve.Indices(nil, i)
+				if !cmp.Equal(b, idx) || r != real[i] {
+					t.Fatalf("n=%d size=%d %v epoch %d: Indices(%d) = %v, %d; want %v, %d", n, size, tail, e, i, idx, r, b, real[i])
+				}
 			}
 		}
 	}
@@ -176,16 +192,38 @@ func TestAgainstReference(t *testing.T) {
 
 func TestConformance(t *testing.T) {
 	for _, n := range []int{0, 1, 10, 97} {
-		for _, p := range []batchview.Policy{batchview.Keep, batchview.Drop, batchview.Pad, batchview.PadWith(batchview.FillSlice(0.5)), batchview.RollOver} {
+		for _, tail := range tails {
 			x := make([]float64, n)
 			for i := range x {
 				x[i] = float64(i) / 4
 			}
-			t.Run(fmt.Sprintf("%d/%v", n, p), func(t *testing.T) {
-				v := batchview.New(container.FromSlice(x), 4, p)
+			t.Run(fmt.Sprintf("%d/%v", n, tail), func(t *testing.T) {
+				v := batchview.New(container.FromSlice(x), 4, tail)
 				containertest.Run(t, v.Epoch(1), containertest.SliceConfig[[]float64]())
 			})
 		}
+	}
+}
+
+// TestGathersThroughSource checks that a batch is one GetObsInto call on the
+// source, with the batch's indices, and never observation by observation.
+func TestGathersThroughSource(t *testing.T) {
+	src := containertest.NewCounting(iota(7))
+	v := batchview.New(src, 3, index.Pad)
+	got := v.GetObsInto(nil, []int{2, 0})
+	if d := cmp.Diff([][]int{{6, 0, 1}, {0, 1, 2}}, got); d != "" {
+		t.Errorf("GetObsInto mismatch (-want +got):\n%s", d)
+	}
+	if src.Batches() != 2 || src.Singles() != 0 {
+		t.Errorf("GetObsInto of 2 batches: %d GetObsInto and %d GetObs calls on the source, want 2 and 0", src.Batches(), src.Singles())
+	}
+	if d := cmp.Diff([]int{0, 1, 2}, src.Last()); d != "" {
+		t.Errorf("last source indices mismatch (-want +got):\n%s", d)
+	}
+	src.Reset()
+	v.GetObs(1)
+	if src.Batches() != 1 || src.Singles() != 0 {
+		t.Errorf("GetObs: %d GetObsInto and %d GetObs calls on the source, want 1 and 0", src.Batches(), src.Singles())
 	}
 }
 
@@ -196,15 +234,10 @@ func TestTupleBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fill := func(b tuples.Pair[[]float32, []string], from int) tuples.Pair[[]float32, []string] {
-		batchview.FillSlice[float32](0)(b.X, from)
-		batchview.FillSlice("")(b.Y, from)
-		return b
-	}
-	v := batchview.New(data, 2, batchview.PadWith(fill))
+	v := batchview.New(data, 2, index.Pad)
 	got := v.GetObsInto(nil, []int{2, 0})
 	want := []tuples.Pair[[]float32, []string]{
-		{X: []float32{40, 0}, Y: []string{"e", ""}},
+		{X: []float32{40, 0}, Y: []string{"e", "a"}}, // padded with observation 0
 		{X: []float32{0, 10}, Y: []string{"a", "b"}},
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -216,6 +249,13 @@ func TestTupleBatches(t *testing.T) {
 	if a := testing.AllocsPerRun(50, func() { got = v.GetObsInto(got, idx) }); a > 1 {
 		t.Errorf("GetObsInto with reused buffers: %v allocs, want at most 1 (the index list)", a)
 	}
+	want = []tuples.Pair[[]float32, []string]{
+		{X: []float32{20, 30}, Y: []string{"c", "d"}},
+		{X: []float32{40, 0}, Y: []string{"e", "a"}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("GetObsInto into reused buffers mismatch (-want +got):\n%s", d)
+	}
 	if raceEnabled {
 		t.Log("GetObsInto zero-allocation pin skipped: sync.Pool drops items at random under -race")
 		return
@@ -223,49 +263,84 @@ func TestTupleBatches(t *testing.T) {
 	if a := testing.AllocsPerRun(50, func() { got = v.GetObsInto(got, idx) }); a != 0 {
 		t.Errorf("GetObsInto with reused buffers: %v allocs, want 0 (the index list is pooled)", a)
 	}
-	want = []tuples.Pair[[]float32, []string]{
-		{X: []float32{20, 30}, Y: []string{"c", "d"}},
-		{X: []float32{40, 0}, Y: []string{"e", ""}},
+}
+
+// TestMaxEpoch checks that a view addresses every epoch of its plan and no more:
+// a roll-over batch of the last epoch still names valid source indices.
+func TestMaxEpoch(t *testing.T) {
+	v := batchview.New(container.FromSlice(iota(10)), 3, index.RollOver)
+	last := v.Plan().MaxEpoch()
+	ve := v.Epoch(last)
+	for i := range ve.Nobs() {
+		idx, real := ve.Indices(nil, i)
+		if real != 3 || len(idx) != 3 {
+			t.Fatalf("epoch %d batch %d: %d indices, %d real; want 3, 3", last, i, len(idx), real)
+		}
+		for _, j := range idx {
+			if j < 0 || j >= 10 {
+				t.Fatalf("epoch %d batch %d: index %d outside [0, 10)", last, i, j)
+			}
+		}
 	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("GetObsInto into reused buffers mismatch (-want +got):\n%s", d)
+	var ae *container.ArgError
+	if r := recoverFrom(func() { v.Epoch(last + 1) }); !errors.As(r, &ae) || ae.Arg != "epoch" {
+		t.Errorf("Epoch(MaxEpoch+1) panicked with %v, want a *container.ArgError for the epoch", r)
 	}
+}
+
+// recoverFrom runs f and returns what it panicked with as an error (nil when it
+// did not panic; a non-error panic value becomes an error that As cannot match).
+func recoverFrom(f func()) (err error) {
+	defer func() {
+		switch r := recover().(type) {
+		case nil:
+		case error:
+			err = r
+		default:
+			err = fmt.Errorf("non-error panic value %T: %v", r, r)
+		}
+	}()
+	f()
+	return nil
 }
 
 func TestPanics(t *testing.T) {
 	c := container.FromSlice(iota(4))
-	tests := []struct {
-		name, want string
-		f          func()
+	args := []struct {
+		name, op, arg string
+		f             func()
 	}{
-		{"size 0", "batch size 0 < 1", func() { batchview.New(c, 0, batchview.Keep) }},
-		{"negative epoch", "negative epoch -1", func() { batchview.New(c, 2, batchview.Keep).Epoch(-1) }},
-		{"fill type", "PadWith fill is func([]string, int) []string, want func([]int, int) []int", func() {
-			batchview.New(c, 3, batchview.PadWith(batchview.FillSlice("x")))
-		}},
-		{"nil fill", "nil fill", func() { batchview.PadWith[[]int](nil) }},
-		{"batch out of range", "index 2 out of range [0, 2)", func() { batchview.New(c, 2, batchview.Keep).GetObs(2) }},
-		{"plan span", "index 3 out of range [0, 2)", func() { batchview.NewPlan(4, 3, batchview.Pad).Span(0, 3) }},
+		{"size 0", "batchview.New", "batch size", func() { batchview.New(c, 0, index.Keep) }},
+		{"bad tail", "index.NewPlan", "tail", func() { batchview.New(c, 2, index.Tail(9)) }},
+		{"negative epoch", "index.Plan.Len", "epoch", func() { batchview.New(c, 2, index.Keep).Epoch(-1) }},
 	}
-	for _, tc := range tests {
+	for _, tc := range args {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				r := recover()
-				if r == nil || !strings.Contains(fmt.Sprint(r), tc.want) || !strings.Contains(fmt.Sprint(r), "obskit/batchview") {
-					t.Errorf("panic %v, want a batchview message containing %q", r, tc.want)
-				}
-			}()
-			tc.f()
+			var ae *container.ArgError
+			r := recoverFrom(tc.f)
+			if !errors.As(r, &ae) || ae.Op != tc.op || ae.Arg != tc.arg {
+				t.Errorf("panic %v, want a *container.ArgError from %s about the %s", r, tc.op, tc.arg)
+			}
 		})
 	}
-}
-
-func TestPolicyComparable(t *testing.T) {
-	a, b := batchview.PadWith(batchview.FillSlice(0)), batchview.PadWith(batchview.FillSlice(0))
-	if p := batchview.Pad; a == b || a == batchview.Pad || p != batchview.Pad {
-		t.Error("policies compare wrongly")
+	v := batchview.New(c, 2, index.Keep)
+	indices := []struct {
+		name    string
+		i, nobs int
+		f       func()
+	}{
+		{"GetObs", 2, 2, func() { v.GetObs(2) }},
+		{"GetObsInto", -1, 2, func() { v.GetObsInto(nil, []int{0, -1}) }},
+		{"Real", 2, 2, func() { v.Real(2) }},
+		{"Indices", 5, 2, func() { v.Indices(nil, 5) }},
 	}
-	if a.String() != "pad-with" || !a.Padded() || batchview.Drop.Padded() || a.FillFunc() == nil || batchview.Pad.FillFunc() != nil {
-		t.Error("policy accessors wrong")
+	for _, tc := range indices {
+		t.Run(tc.name, func(t *testing.T) {
+			var ie *container.IndexError
+			r := recoverFrom(tc.f)
+			if !errors.As(r, &ie) || ie.Index != tc.i || ie.Nobs != tc.nobs {
+				t.Errorf("panic %v, want a *container.IndexError for index %d of %d", r, tc.i, tc.nobs)
+			}
+		})
 	}
 }
