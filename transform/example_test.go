@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/transform"
+	"github.com/obskit/obskit/tuples"
 )
 
 func ExampleMap() {
@@ -13,6 +15,27 @@ func ExampleMap() {
 	upper := transform.Map(words, strings.ToUpper)
 	fmt.Println(upper.Nobs(), upper.GetObs(1), upper.GetObsInto(nil, []int{2, 0}))
 	// Output: 3 JULIA [PYTHON GO]
+}
+
+func ExampleMap_labeled() {
+	// To transform the features of labeled data, map the member before linking
+	// it: the labels never pass through the function, and the result is labeled.
+	x := container.FromSlice([]string{"go", "julia", "python", "rust"})
+	y := container.FromSlice([]int{0, 1, 1, 0})
+	data, err := tuples.Zip2(transform.Map(x, strings.ToUpper), y)
+	if err != nil {
+		panic(err)
+	}
+	parts, err := subset.StratifiedSplit(data, nil, 0.5)
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range parts {
+		fmt.Println(container.Collect(p), tuples.Labels(p))
+	}
+	// Output:
+	// [{GO 0} {JULIA 1}] [0 1]
+	// [{PYTHON 1} {RUST 0}] [1 0]
 }
 
 func ExampleMapBatches() {
@@ -32,14 +55,14 @@ func ExampleMapBatches() {
 func ExampleFilter() {
 	nums := container.FromSlice([]int{5, 12, 7, 30, 1})
 	big := transform.Filter(nums, func(x int) bool { return x > 6 })
-	fmt.Println(big.Indices(), container.Collect[int](big))
+	fmt.Println(big.Indices(), container.Collect(big))
 	// Output: [1 2 3] [12 7 30]
 }
 
 func ExampleGroupBy() {
 	words := container.FromSlice([]string{"ant", "bee", "asp", "cow", "bat"})
 	for _, g := range transform.GroupBy(words, func(w string) byte { return w[0] }) {
-		fmt.Println(string(g.Key), container.Collect[string](g.View))
+		fmt.Println(string(g.Key), container.Collect(g.View))
 	}
 	// Output:
 	// a [ant asp]
@@ -51,14 +74,13 @@ func ExampleJoin() {
 	train := container.FromSlice([]string{"a", "b"})
 	extra := container.FromFunc(3, func(i int) string { return strings.Repeat("z", i+1) })
 	all := transform.Join(train, extra)
-	part, j := all.Unwrap(3)
-	fmt.Println(all.Nobs(), container.Collect[string](all), part == container.Container[string](extra), j)
-	// Output: 5 [a b z zz zzz] true 1
+	fmt.Println(all.Nobs(), container.Collect(all), len(all.Parts()), all.GetObs(3))
+	// Output: 5 [a b z zz zzz] 2 zz
 }
 
 func ExampleWindows() {
 	seq := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	w := transform.Windows(seq, 4, 3) // complete windows only
-	fmt.Println(w.Nobs(), container.Collect[[]int](w))
+	fmt.Println(w.Nobs(), container.Collect(w))
 	// Output: 3 [[0 1 2 3] [3 4 5 6] [6 7 8 9]]
 }

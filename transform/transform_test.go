@@ -75,24 +75,62 @@ func halves(dst []float64, src []int) []float64 {
 	return dst
 }
 
-func TestMapKeepsTargets(t *testing.T) {
-	data, err := tuples.Zip2(ints(0, 4), container.FromSlice([]string{"a", "b", "a", "b"}))
+// TestLabelsThroughTransforms checks the typed-label rules of the package doc:
+// mapping the features member before linking keeps the labels out of the map
+// (tuples.Labels and the stratified functions never call it), and filters and
+// groups of labeled data are views that stay labeled, whose labels are read
+// without gathering the features.
+func TestLabelsThroughTransforms(t *testing.T) {
+	x := newCounting(0, 6)
+	calls := 0
+	features := transform.Map(x, func(v int) int { calls++; return v * 10 })
+	data, err := tuples.Zip2(features, container.FromSlice([]string{"a", "b", "a", "b", "a", "b"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	features := transform.Map(data, func(p tuples.Pair[int, string]) int { return p.X * 10 })
-	parts, err := subset.StratifiedSplit[string](features, nil, 0.5)
+	parts, err := subset.StratifiedSplit(data, nil, 0.5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]int{0, 10}, container.Collect[int](parts[0])); d != "" {
-		t.Errorf("stratified split of a mapped tuple mismatch (-want +got):\n%s", d)
+	if calls != 0 || x.Singles() != 0 || x.Batches() != 0 {
+		t.Errorf("StratifiedSplit read the features: %d map calls, %d GetObs, %d GetObsInto; want none", calls, x.Singles(), x.Batches())
 	}
-	labels, err := container.Targets[string](transform.MapBatches(data,
-		func(p tuples.Pair[int, string]) int { return p.X },
-		func(dst []int, b tuples.Pair[[]int, []string]) []int { return append(dst[:0], b.X...) }))
-	if err != nil || !slices.Equal(labels, []string{"a", "b", "a", "b"}) {
-		t.Errorf("Targets of MapBatches of a tuple = %v, %v; want the tuple's labels", labels, err)
+	got := parts[0].GetObsInto(tuples.Pair[[]int, []string]{}, []int{0, 1, 2})
+	want := tuples.Pair[[]int, []string]{X: []int{0, 10, 20}, Y: []string{"a", "b", "a"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("first part of a stratified split of a mapped tuple mismatch (-want +got):\n%s", d)
+	}
+
+	// A filter (of a shuffle) and the groups of labeled data stay labeled. The
+	// predicate and the key read the observations; Labels then reads none.
+	shuffled := subset.Shuffle(data, rand.New(rand.NewPCG(2, 3)))
+	odd := transform.Filter(shuffled, func(p tuples.Pair[int, string]) bool { return p.X%20 == 10 })
+	x.Reset()
+	calls = 0
+	if labels := tuples.Labels(odd); !slices.Equal(labels, []string{"b", "b", "b"}) {
+		t.Errorf("Labels of a filter = %v, want [b b b]", labels)
+	}
+	if calls != 0 || x.Singles() != 0 || x.Batches() != 0 {
+		t.Errorf("Labels of a filter read the features: %d map calls, %d GetObs, %d GetObsInto", calls, x.Singles(), x.Batches())
+	}
+	for _, g := range transform.GroupBy(data, func(p tuples.Pair[int, string]) string { return p.Y }) {
+		x.Reset()
+		labels := tuples.Labels(g.View)
+		if x.Singles() != 0 || x.Batches() != 0 {
+			t.Errorf("Labels of group %q read the features: %d GetObs, %d GetObsInto", g.Key, x.Singles(), x.Batches())
+		}
+		if len(labels) != 3 || slices.ContainsFunc(labels, func(l string) bool { return l != g.Key }) {
+			t.Errorf("Labels of group %q = %v, want its key three times", g.Key, labels)
+		}
+	}
+
+	// A map whose observations are pairs is labeled too; its labels are read
+	// through its observations.
+	relabeled := transform.Map(data, func(p tuples.Pair[int, string]) tuples.Pair[int, int] {
+		return tuples.Pair[int, int]{X: p.X, Y: len(p.Y) + p.X}
+	})
+	if labels := tuples.Labels(relabeled); !slices.Equal(labels, []int{1, 11, 21, 31, 41, 51}) {
+		t.Errorf("Labels of a map to pairs = %v, want [1 11 21 31 41 51]", labels)
 	}
 }
 
@@ -123,19 +161,19 @@ func TestJoin(t *testing.T) {
 	if d := cmp.Diff([]int{0, 1, 2, 10, 11, 20, 21, 22, 23}, container.Collect[int](j)); d != "" {
 		t.Errorf("Join mismatch (-want +got):\n%s", d)
 	}
-	src, k := j.Unwrap(4)
-	if _, ok := src.(container.Slice[int]); !ok || k != 1 {
-		t.Errorf("Unwrap(4) = (%T, %d), want (the second part, 1)", src, k)
+	if got := j.GetObs(4); got != 11 {
+		t.Errorf("GetObs(4) = %d, want 11 (index 1 of the second part)", got)
 	}
 	if e := transform.Join[int](); e.Nobs() != 0 {
 		t.Errorf("empty join has %d observations", e.Nobs())
 	}
 }
 
-// TestJoinProperty checks GetObs, Unwrap and GetObsInto (on random, unsorted
+// TestJoinProperty checks Parts, GetObs and GetObsInto (on random, unsorted
 // indices) of random joins, empty parts included, against the concatenated
-// slice, and that each batched part the indices touch is read with one
-// GetObsInto call whatever the order of the indices.
+// slice: GetObs reads the one part holding the index, once, and each batched
+// part the indices of GetObsInto touch is read with one GetObsInto call whatever
+// the order of the indices.
 func TestJoinProperty(t *testing.T) {
 	for seed := range uint64(100) {
 		rng := rand.New(rand.NewPCG(seed, 5))
@@ -154,13 +192,20 @@ func TestJoinProperty(t *testing.T) {
 		if j.Nobs() != len(ref) {
 			t.Fatalf("seed %d: Nobs %d, want %d", seed, j.Nobs(), len(ref))
 		}
+		if got := j.Parts(); len(got) != len(parts) || !slices.EqualFunc(got, parts, func(a, b container.Container[int]) bool { return a == b }) {
+			t.Fatalf("seed %d: Parts() is not the %d parts given, in order", seed, len(parts))
+		}
 		for i, w := range ref {
+			for _, c := range counters {
+				c.Reset()
+			}
 			if got := j.GetObs(i); got != w {
 				t.Fatalf("seed %d: GetObs(%d) = %d, want %d", seed, i, got, w)
 			}
-			src, k := j.Unwrap(i)
-			if c, ok := src.(*containertest.Counting); !ok || c.Slice[k] != w {
-				t.Fatalf("seed %d: Unwrap(%d) = (%T, %d), want the part holding %d", seed, i, src, k, w)
+			for p, c := range counters {
+				if want := map[bool]int{true: 1}[p == w/100]; c.Singles() != want || c.Batches() != 0 {
+					t.Fatalf("seed %d: GetObs(%d) read part %d with %d GetObs and %d GetObsInto calls, want %d and 0", seed, i, p, c.Singles(), c.Batches(), want)
+				}
 			}
 		}
 		if len(ref) == 0 {
