@@ -2,18 +2,14 @@ package container_test
 
 import (
 	"errors"
-	"math/rand/v2"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/containertest"
-	"github.com/obskit/obskit/subset"
-	"github.com/obskit/obskit/transform"
-	"github.com/obskit/obskit/tuples"
 )
 
 // square is a user container with only the two required methods.
@@ -23,14 +19,6 @@ func (s square) Nobs() int { return s.n }
 func (s square) GetObs(i int) int {
 	container.CheckIndex("square.GetObs", i, s.n)
 	return i * i
-}
-
-// labeled is a user container with the Targeted ability.
-type labeled struct{ square }
-
-func (l labeled) GetTarget(i int) string {
-	container.CheckIndex("labeled.GetTarget", i, l.n)
-	return []string{"even", "odd"}[i%2]
 }
 
 func TestConformance(t *testing.T) {
@@ -46,7 +34,7 @@ func TestConformance(t *testing.T) {
 			containertest.Run(t, container.FromFunc(n, func(i int) string { return strings.Repeat("x", i%5) }), containertest.SliceConfig[string]())
 		})
 		t.Run("AsBatched/"+strconv.Itoa(n), func(t *testing.T) {
-			containertest.Run(t, container.AsBatched[int](square{n}), containertest.SliceConfig[int]())
+			containertest.Run(t, container.AsBatched(square{n}), containertest.SliceConfig[int]())
 		})
 	}
 }
@@ -68,7 +56,7 @@ func TestSliceGetObsIntoReuses(t *testing.T) {
 
 func TestAsBatchedKeepsBatched(t *testing.T) {
 	s := container.FromSlice([]int{1, 2})
-	if _, ok := container.AsBatched[int](s).(container.Slice[int]); !ok {
+	if _, ok := container.AsBatched(s).(container.Slice[int]); !ok {
 		t.Error("AsBatched wrapped a container that was already Batched[T, []T]")
 	}
 }
@@ -89,39 +77,7 @@ func TestAsBatchedChecksIndices(t *testing.T) {
 			t.Errorf("panic %v, want an IndexError from container.AsBatched.GetObsInto for index 5 of 2", err)
 		}
 	}()
-	container.AsBatched[int](unchecked{}).GetObsInto(nil, []int{0, 5})
-}
-
-func TestTargets(t *testing.T) {
-	tests := []struct {
-		name string
-		c    container.Container[int]
-		want []string
-		err  error
-	}{
-		{"own ability", labeled{square{3}}, []string{"even", "odd", "even"}, nil},
-		{"through adapter", container.AsBatched[int](labeled{square{2}}), []string{"even", "odd"}, nil},
-		{"none", square{2}, nil, container.ErrNoTargets},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := container.Targets[string](tc.c)
-			if !errors.Is(err, tc.err) {
-				t.Fatalf("Targets error = %v, want %v", err, tc.err)
-			}
-			if d := cmp.Diff(tc.want, got); d != "" {
-				t.Errorf("Targets mismatch (-want +got):\n%s", d)
-			}
-		})
-	}
-	// A container of labels is its own targets.
-	got, err := container.Targets[string](container.FromSlice([]string{"a", "b"}))
-	if err != nil || !cmp.Equal(got, []string{"a", "b"}) {
-		t.Errorf("Targets of a label slice = %v, %v; want [a b], nil", got, err)
-	}
-	if _, err := container.Targets[float64](labeled{square{1}}); !errors.Is(err, container.ErrNoTargets) || !strings.Contains(err.Error(), "float64") {
-		t.Errorf("Targets[float64] of a string-labeled int container: err = %v, want ErrNoTargets naming float64", err)
-	}
+	container.AsBatched(unchecked{}).GetObsInto(nil, []int{0, 5})
 }
 
 func TestIndexError(t *testing.T) {
@@ -148,13 +104,78 @@ func TestCollectAndGetBatch(t *testing.T) {
 	}
 }
 
-func TestFromFuncNegative(t *testing.T) {
-	defer func() {
-		if r := recover(); r == nil || !strings.Contains(r.(string), "-1") {
-			t.Errorf("FromFunc(-1) panic = %v, want a message naming -1", r)
-		}
-	}()
-	container.FromFunc(-1, func(int) int { return 0 })
+// recovered calls f and returns the value it panicked with, or nil.
+func recovered(f func()) (r any) {
+	defer func() { r = recover() }()
+	f()
+	return nil
+}
+
+// argError returns the *container.ArgError f panics with, or nil.
+func argError(f func()) *container.ArgError {
+	err, _ := recovered(f).(error)
+	var ae *container.ArgError
+	if !errors.As(err, &ae) {
+		return nil
+	}
+	return ae
+}
+
+func TestFromFuncArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		f    func(int) int
+		want container.ArgError
+	}{
+		{"negative count", -1, func(int) int { return 0 }, container.ArgError{Op: "container.FromFunc", Arg: "count", Value: -1, Want: ">= 0"}},
+		{"nil function", 3, nil, container.ArgError{Op: "container.FromFunc", Arg: "function", Value: "nil", Want: "a function of the index"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ae := argError(func() { container.FromFunc(tc.n, tc.f) })
+			if ae == nil {
+				t.Fatalf("FromFunc(%d, f) did not panic with a *container.ArgError", tc.n)
+			}
+			if d := cmp.Diff(tc.want, *ae); d != "" {
+				t.Errorf("FromFunc(%d, f) ArgError mismatch (-want +got):\n%s", tc.n, d)
+			}
+		})
+	}
+	if c := container.FromFunc(0, func(int) int { return 0 }); c.Nobs() != 0 {
+		t.Errorf("FromFunc(0, f).Nobs() = %d, want 0", c.Nobs())
+	}
+}
+
+func TestArgError(t *testing.T) {
+	e := &container.ArgError{Op: "eachobs.Batches", Arg: "batch size", Value: 0, Want: ">= 1"}
+	if want := "obskit/eachobs.Batches: batch size 0, want >= 1"; e.Error() != want {
+		t.Errorf("Error() = %q, want %q", e.Error(), want)
+	}
+	// CheckArg panics only when ok is false, with every field as given, and the
+	// value recovered is an error that errors.As finds (also when wrapped).
+	if r := recovered(func() { container.CheckArg(true, "x.F", "n", -1, ">= 0") }); r != nil {
+		t.Errorf("CheckArg(true, ...) panicked with %v", r)
+	}
+	r := recovered(func() { container.CheckArg(false, "x.F", "rng", nil, "non-nil") })
+	err, ok := r.(error)
+	if !ok {
+		t.Fatalf("CheckArg(false, ...) panicked with %v (%T), want an error", r, r)
+	}
+	var ae *container.ArgError
+	if !errors.As(fmt.Errorf("wrapped: %w", err), &ae) {
+		t.Fatalf("errors.As(%v, *ArgError) = false", err)
+	}
+	if d := cmp.Diff(container.ArgError{Op: "x.F", Arg: "rng", Value: nil, Want: "non-nil"}, *ae); d != "" {
+		t.Errorf("ArgError mismatch (-want +got):\n%s", d)
+	}
+	if want := "obskit/x.F: rng <nil>, want non-nil"; err.Error() != want {
+		t.Errorf("Error() = %q, want %q", err.Error(), want)
+	}
+	// An ArgError is not an IndexError: the two kinds of programmer error stay apart.
+	var ie *container.IndexError
+	if errors.As(err, &ie) {
+		t.Errorf("errors.As(ArgError, *IndexError) = true")
+	}
 }
 
 func TestPanicError(t *testing.T) {
@@ -171,84 +192,4 @@ func TestPanicError(t *testing.T) {
 	if pe.Unwrap() != nil || !strings.HasPrefix(pe.Error(), "obskit/stream.Prefetch: panic in a background goroutine: boom") {
 		t.Errorf("non-error value: Unwrap %v, Error %q", pe.Unwrap(), pe.Error())
 	}
-}
-
-// TestTargetsPaths reads targets on each path of Targets: resolved once on a
-// view's source (a tuple, or plain labels), and per observation through a join of
-// views of different sources.
-func TestTargetsPaths(t *testing.T) {
-	labels := []string{"a", "b", "c", "d", "e", "f"}
-	x := container.FromSlice([]int{10, 11, 12, 13, 14, 15})
-	data, err := tuples.Zip2(x, container.FromSlice(labels))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-
-	// A shuffled view of a tuple: its targets follow the permutation.
-	v := subset.Shuffle(data, rng)
-	var want []string
-	for _, i := range v.Indices() {
-		want = append(want, labels[i])
-	}
-	if got, err := container.Targets[string](v); err != nil || !cmp.Equal(got, want) {
-		t.Errorf("Targets of a shuffled tuple = %v, %v; want %v", got, err, want)
-	}
-
-	// A shuffled view of plain labels: its observations are its targets.
-	lv := subset.Shuffle(container.FromSlice(labels), rng)
-	if got, err := container.Targets[string](lv); err != nil || !cmp.Equal(got, container.Collect(lv)) {
-		t.Errorf("Targets of a view of labels = %v, %v; want its observations %v", got, err, container.Collect(lv))
-	}
-
-	// A join of views of two different tuples: the source differs per observation.
-	other, err := tuples.Zip2(x, container.FromSlice([]string{"u", "v", "w", "x", "y", "z"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := transform.Join[tuples.Pair[int, string]](subset.Range(data, 0, 2), subset.Of(other, []int{5, 0}))
-	if got, err := container.Targets[string](j); err != nil || !cmp.Equal(got, []string{"a", "b", "z", "u"}) {
-		t.Errorf("Targets of a join = %v, %v; want [a b z u]", got, err)
-	}
-
-	// No targets of the asked type through a view.
-	if _, err := container.Targets[float64](v); !errors.Is(err, container.ErrNoTargets) {
-		t.Errorf("Targets[float64] of a view: err = %v, want ErrNoTargets", err)
-	}
-}
-
-// BenchmarkTargetsOfView reads the targets of a shuffled view of 1,000,000
-// labelled observations with Targets, beside the loop a user would write with the
-// labels and the permutation in hand (labels[perm[i]]): the cost of finding the
-// targets through the view over the random reads themselves.
-func BenchmarkTargetsOfView(b *testing.B) {
-	const n = 1_000_000
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = i * 7 % 10
-	}
-	data, err := tuples.Zip2(container.FromFunc(n, func(i int) int { return i }), container.FromSlice(labels))
-	if err != nil {
-		b.Fatal(err)
-	}
-	v := subset.Shuffle(data, rand.New(rand.NewPCG(1, 2)))
-	perm := v.Indices()
-	out := make([]int, n)
-	var kit, naive time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		got, err := container.Targets[int](v)
-		t1 := time.Now()
-		for i, j := range perm {
-			out[i] = labels[j]
-		}
-		t2 := time.Now()
-		if err != nil || got[n-1] != out[n-1] {
-			b.Fatal(err)
-		}
-		kit += t1.Sub(t0)
-		naive += t2.Sub(t1)
-	}
-	b.ReportMetric(float64(kit)/float64(naive), "x-naive")
-	b.ReportMetric(float64(kit.Nanoseconds())/float64(b.N)/n, "ns/obs")
 }

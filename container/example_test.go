@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/subset"
 )
 
 // temperatures is a user type: two methods make it a container.
@@ -50,13 +51,38 @@ func ExampleCheckIndex() {
 	// obskit/container.Slice.GetObs: index 3 out of range [0, 3)
 }
 
-func ExampleTargets() {
-	// A container of labels is its own targets; tuples and views find theirs too.
-	y, err := container.Targets[string](container.FromSlice([]string{"a", "b"}))
-	fmt.Println(y, err)
-	_, err = container.Targets[string](temperatures{[]float64{1}})
-	fmt.Println(err)
+// A type with only Nobs and GetObs goes into the kit through AsBatched: its
+// batches are []T, and subsets, loops and tuples take it.
+func ExampleAsBatched() {
+	temps := container.AsBatched(temperatures{[]float64{21.5, 19, 23.25, 18, 20}})
+	parts, err := subset.Split(temps, nil, 0.6)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(container.Collect(parts[0]), container.Collect(parts[1]))
+	fmt.Println(temps.GetObsInto(nil, []int{4, 0}))
 	// Output:
-	// [a b] <nil>
-	// obskit/container.Targets: container_test.temperatures has no targets of type string: container has no targets
+	// [21.5 19 23.25] [18 20]
+	// [20 21.5]
+}
+
+// window is a user function that checks its argument the way the kit does.
+func window(c container.Container[float64], size int) []float64 {
+	container.CheckArg(size >= 1, "window", "size", size, ">= 1")
+	out := make([]float64, 0, size)
+	for i := range min(size, c.Nobs()) {
+		out = append(out, c.GetObs(i))
+	}
+	return out
+}
+
+func ExampleCheckArg() {
+	defer func() { fmt.Println(recover()) }()
+	temps := temperatures{[]float64{21.5, 19}}
+	fmt.Println(window(temps, 1))
+	window(temps, 0)
+	// Output:
+	// [21.5]
+	// obskit/window: size 0, want >= 1
 }
