@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/tuples"
 )
@@ -34,13 +33,13 @@ func counts(t *testing.T, y []int, k int) []int {
 
 func TestIris(t *testing.T) {
 	d := Iris()
-	x := d.X().(*arraycontainer.Array[float64])
+	x := d.X()
 	if d := cmp.Diff([]int{150, 4}, x.Shape()); d != "" {
 		t.Errorf("X shape mismatch (-want +got):\n%s", d)
 	}
-	y, err := container.Targets[int](d)
-	if err != nil {
-		t.Fatal(err)
+	y := tuples.Labels(d)
+	if d := cmp.Diff([]int(d.Y()), y); d != "" {
+		t.Errorf("Labels differ from Y() (-Y +Labels):\n%s", d)
 	}
 	if d := cmp.Diff([]int{50, 50, 50}, counts(t, y, len(IrisSpecies))); d != "" {
 		t.Errorf("class counts mismatch (-want +got):\n%s", d)
@@ -53,13 +52,13 @@ func TestIris(t *testing.T) {
 
 func TestDigits(t *testing.T) {
 	d := Digits()
-	x := d.X().(*arraycontainer.Array[uint8])
+	x := d.X()
 	if d := cmp.Diff([]int{1797, 8, 8}, x.Shape()); d != "" {
 		t.Errorf("X shape mismatch (-want +got):\n%s", d)
 	}
-	y, err := container.Targets[int](d)
-	if err != nil {
-		t.Fatal(err)
+	y := tuples.Labels(d)
+	if d := cmp.Diff([]int(d.Y()), y); d != "" {
+		t.Errorf("Labels differ from Y() (-Y +Labels):\n%s", d)
 	}
 	if d := cmp.Diff([]int{178, 182, 177, 183, 181, 182, 181, 179, 174, 180}, counts(t, y, 10)); d != "" {
 		t.Errorf("class counts mismatch (-want +got):\n%s", d)
@@ -74,13 +73,15 @@ func TestDigits(t *testing.T) {
 
 func TestFreshCopies(t *testing.T) {
 	a, b := Digits(), Digits()
-	a.X().(*arraycontainer.Array[uint8]).Set(99, 0, 0, 0)
-	if got := b.X().(*arraycontainer.Array[uint8]).At(0, 0, 0); got == 99 {
+	a.X().Set(99, 0, 0, 0)
+	a.Y()[0] = 99
+	if b.X().At(0, 0, 0) == 99 || b.Y()[0] == 99 {
 		t.Error("a write to one Digits() result is seen by another")
 	}
 	i, j := Iris(), Iris()
-	i.X().(*arraycontainer.Array[float64]).Set(-1, 0, 0)
-	if j.GetObs(0).X.At(0) == -1 {
+	i.X().Set(-1, 0, 0)
+	i.Y()[0] = -1
+	if j.GetObs(0).X.At(0) == -1 || j.GetObs(0).Y == -1 {
 		t.Error("a write to one Iris() result is seen by another")
 	}
 }

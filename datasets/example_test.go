@@ -8,6 +8,7 @@ import (
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/datasets"
 	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
 )
 
 // Iris is a tuple of measurements and species codes, ready for a stratified split.
@@ -17,14 +18,13 @@ func ExampleIris() {
 	fmt.Println(iris.Nobs(), "flowers;", datasets.IrisFeatures)
 	fmt.Println(first.X, datasets.IrisSpecies[first.Y])
 
-	parts, err := subset.StratifiedSplit[int](iris, rand.New(rand.NewPCG(1, 2)), 0.8)
+	parts, err := subset.StratifiedSplit(iris, rand.New(rand.NewPCG(1, 2)), 0.8)
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, p := range parts {
-		y, _ := container.Targets[int](p)
 		n := make([]int, 3)
-		for _, c := range y {
+		for _, c := range tuples.Labels(p) {
 			n[c]++
 		}
 		fmt.Println(p.Nobs(), "flowers, per species", n)
@@ -36,13 +36,16 @@ func ExampleIris() {
 	// 30 flowers, per species [10 10 10]
 }
 
-// Digits is a tuple of 8x8 images and the digit each shows.
+// Digits is a tuple of 8x8 images and the digit each shows: X() is the array of
+// images and Y() the labels, each with its own type.
 func ExampleDigits() {
 	digits := datasets.Digits()
+	fmt.Println(digits.X().Shape(), digits.Y()[:5])
 	batch := container.GetBatch(digits, []int{0, 1, 2})
 	fmt.Println(digits.Nobs(), "images; a batch of", batch.X.Shape(), "labels", batch.Y)
 	fmt.Println(digits.GetObs(3).X)
 	// Output:
+	// [1797 8 8] [0 1 2 3 4]
 	// 1797 images; a batch of [3 8 8] labels [0 1 2]
 	// [[ 0  0  7 15 13  1  0  0]
 	//  [ 0  8 13  6 15  4  0  0]
