@@ -94,10 +94,19 @@ type unstable struct {
 func (c unstable) GetObs(i int) int { return c.tens.GetObs(i) + int(c.calls.Add(1)) }
 
 // reversed is a view whose observation i is observation n-1-i of its source.
+// bug names the one thing its IndexView methods get wrong, or is empty.
 type reversed struct {
-	src   tens
-	wrong bool // MapIndices forgets to reverse
+	src tens
+	bug string
 }
+
+// The bugs of a reversed view.
+const (
+	identity    = "identity"     // MapIndices forgets to reverse
+	inPlace     = "in place"     // MapIndices is right into a fresh dst, wrong when dst is idx
+	uncheckedIx = "unchecked"    // MapIndices maps an out-of-range index without panicking
+	shortSource = "short source" // Source is not the container the indices map into
+)
 
 func (r reversed) Nobs() int        { return r.src.n }
 func (r reversed) GetObs(i int) int { return r.src.GetObs(r.j(i)) }
@@ -112,12 +121,35 @@ func (r reversed) GetObsInto(dst []int, idx []int) []int {
 	}
 	return dst
 }
-func (r reversed) Source() container.Batched[int, []int] { return r.src }
+func (r reversed) Source() container.Batched[int, []int] {
+	if r.bug == shortSource {
+		return tens{r.src.n / 2}
+	}
+	return r.src
+}
 func (r reversed) MapIndices(dst, idx []int) []int {
 	dst = container.Resize(dst, len(idx))
+	switch r.bug {
+	case inPlace:
+		// n-1 first, then minus the index: right into a fresh dst, but in place
+		// the first pass overwrites the indices the second reads.
+		container.CheckIndices("reversed", idx, r.src.n)
+		for k := range idx {
+			dst[k] = r.src.n - 1
+		}
+		for k := range idx {
+			dst[k] -= idx[k]
+		}
+		return dst
+	case uncheckedIx:
+		for k, i := range idx {
+			dst[k] = r.src.n - 1 - i
+		}
+		return dst
+	}
 	for k, i := range idx {
 		dst[k] = r.j(i)
-		if r.wrong {
+		if r.bug == identity {
 			dst[k] = i
 		}
 	}
@@ -128,14 +160,17 @@ var broken = map[string]struct {
 	c    container.Batched[int, []int]
 	want string // in the failure message
 }{
-	"sorted batch":  {sortedBatch{tens{30}}, "mismatch (-GetObs +batch)"},
-	"sorts indices": {sortsIndices{tens{30}}, "changed the index list"},
-	"lazy reuse":    {lazyReuse{tens{30}}, "GetObsInto(reused, "},
-	"unchecked":     {unchecked{tens{30}}, "did not panic"},
-	"wrong count":   {wrongCount{tens{30}}, "IndexError{Index: -1, Nobs: 31}, want index -1 of 30"},
-	"string panic":  {stringPanic{tens{30}}, "want a *container.IndexError"},
-	"unstable":      {unstable{tens{30}, new(atomic.Int64)}, "differs between two calls"},
-	"wrong mapping": {reversed{tens{30}, true}, "whose source observation is not the view's"},
+	"sorted batch":      {sortedBatch{tens{30}}, "mismatch (-GetObs +batch)"},
+	"sorts indices":     {sortsIndices{tens{30}}, "changed the index list"},
+	"lazy reuse":        {lazyReuse{tens{30}}, "GetObsInto(reused, "},
+	"unchecked":         {unchecked{tens{30}}, "did not panic"},
+	"wrong count":       {wrongCount{tens{30}}, "IndexError{Index: -1, Nobs: 31}, want index -1 of 30"},
+	"string panic":      {stringPanic{tens{30}}, "want a *container.IndexError"},
+	"unstable":          {unstable{tens{30}, new(atomic.Int64)}, "differs between two calls"},
+	"wrong mapping":     {reversed{tens{30}, identity}, "whose source observation is not the view's"},
+	"in-place mapping":  {reversed{tens{30}, inPlace}, "in place to"},
+	"unchecked mapping": {reversed{tens{30}, uncheckedIx}, "MapIndices([30]) on a container of 30: did not panic"},
+	"short source":      {reversed{tens{30}, shortSource}, "outside the source's [0, 15)"},
 }
 
 // TestCatchesBrokenContainers runs the checker on containers that each break
