@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/gather"
@@ -158,7 +159,7 @@ func checkShape(op string, shape []int) (int, error) {
 	n := 1
 	for k, s := range shape {
 		if s < 0 {
-			return 0, fmt.Errorf("obskit/arraycontainer.%s: negative dimension %d on axis %d of shape %v: %w", op, s, k, shape, ErrShape)
+			return 0, fmt.Errorf("obskit/arraycontainer.%s: negative dimension %d on axis %d of shape %s: %w", op, s, k, shapeString(shape), ErrShape)
 		}
 	}
 	for _, s := range shape {
@@ -166,7 +167,7 @@ func checkShape(op string, shape []int) (int, error) {
 			return 0, nil
 		}
 		if n > math.MaxInt/s {
-			return 0, fmt.Errorf("obskit/arraycontainer.%s: element count of shape %v overflows int: %w", op, shape, ErrShape)
+			return 0, fmt.Errorf("obskit/arraycontainer.%s: element count of shape %s overflows int: %w", op, shapeString(shape), ErrShape)
 		}
 		n *= s
 	}
@@ -366,4 +367,17 @@ func (a *Array[E]) Equal(b *Array[E]) bool {
 		}
 	}
 	return gather.Equal(a.data, b.data, a.shape, a.strides, b.strides, a.offset, b.offset)
+}
+
+// shapeString formats a shape as fmt's %v does, without letting it escape: the
+// shape arguments of hot functions (Resize) stay on the caller's stack.
+func shapeString(shape []int) string {
+	b := []byte{'['}
+	for k, s := range shape {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(s), 10)
+	}
+	return string(append(b, ']'))
 }
