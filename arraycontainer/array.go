@@ -293,7 +293,7 @@ func (a *Array[E]) Nobs() int {
 
 func (a *Array[E]) mustObsAxis(op string) {
 	if len(a.shape) == 0 {
-		panic("obskit/arraycontainer.Array." + op + ": a rank-0 array has no observation axis (read its value with Item)")
+		panic(&container.ArgError{Op: "arraycontainer.Array." + op, Arg: "array", Value: "of rank 0", Want: "an observation axis (a rank-0 array has none; read its value with Item)"})
 	}
 }
 
@@ -321,12 +321,12 @@ func (a *Array[E]) IsContiguous() bool {
 // message naming op when ix does not address an element.
 func (a *Array[E]) index(op string, ix []int) int {
 	if len(ix) != len(a.shape) {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.%s: %d indices for a rank-%d array", op, len(ix), len(a.shape)))
+		panic(&container.ArgError{Op: "arraycontainer.Array." + op, Arg: "number of indices", Value: len(ix), Want: fmt.Sprintf("%d for a rank-%d array", len(a.shape), len(a.shape))})
 	}
 	off := a.offset
 	for k, i := range ix {
 		if uint(i) >= uint(a.shape[k]) {
-			panic(fmt.Sprintf("obskit/arraycontainer.Array.%s: index %d out of range [0, %d) on axis %d", op, i, a.shape[k], k))
+			panic(&container.IndexError{Op: fmt.Sprintf("arraycontainer.Array.%s on axis %d", op, k), Index: i, Nobs: a.shape[k]})
 		}
 		off += i * a.strides[k]
 	}
@@ -345,7 +345,7 @@ func (a *Array[E]) Set(v E, ix ...int) { a.data[a.index("Set", ix)] = v }
 // array (what GetObs of a rank-1 array returns). It panics when Len() != 1.
 func (a *Array[E]) Item() E {
 	if a.Len() != 1 {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.Item: array of shape %v has %d elements, want 1", a.shape, a.Len()))
+		panic(&container.ArgError{Op: "arraycontainer.Array.Item", Arg: "array", Value: fmt.Sprintf("of shape %v (%d elements)", a.shape, a.Len()), Want: "1 element"})
 	}
 	return a.data[a.offset] // the only element has index (0, 0, ...)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/obsdim"
 )
@@ -189,6 +190,11 @@ func wantPanic(t *testing.T, what, msg string, f func()) {
 		if s := fmt.Sprint(r); !strings.Contains(s, msg) || !strings.Contains(s, "obskit/arraycontainer") {
 			t.Fatalf("%s panicked with %q, want it to contain %q and name the package", what, s, msg)
 		}
+		var ae *container.ArgError
+		var ie *container.IndexError
+		if err, _ := r.(error); !errors.As(err, &ae) && !errors.As(err, &ie) {
+			t.Fatalf("%s panicked with a %T, want a *container.ArgError or *container.IndexError", what, r)
+		}
 	}()
 	f()
 }
@@ -200,21 +206,21 @@ func TestPanics(t *testing.T) {
 		what, msg string
 		f         func()
 	}{
-		{"At rank", "2 indices for a rank-3", func() { must(arraycontainer.New(seq(8), []int{2, 2, 2}, obsdim.First)).At(0, 0) }},
-		{"At range", "index 3 out of range [0, 3) on axis 1", func() { a.At(0, 3) }},
-		{"Set range", "index -1 out of range [0, 2) on axis 0", func() { a.Set(0, -1, 0) }},
-		{"Item", "has 6 elements, want 1", func() { a.Item() }},
-		{"Slice", "range [1, 3) invalid for axis 0 of length 2", func() { a.Slice(1, 3) }},
-		{"Range axis", "axis 2 out of range [0, 2)", func() { a.Range(2, 0, 1) }},
-		{"Range", "range [2, 1) invalid", func() { a.Range(1, 2, 1) }},
-		{"Transpose", "not a permutation", func() { a.Transpose(0, 0) }},
-		{"Transpose count", "1 axes", func() { a.Transpose(0) }},
-		{"Nobs of scalar", "rank-0 array has no observation axis", func() { scalar.Nobs() }},
+		{"At rank", "number of indices 2, want 3 for a rank-3 array", func() { must(arraycontainer.New(seq(8), []int{2, 2, 2}, obsdim.First)).At(0, 0) }},
+		{"At range", "At on axis 1: index 3 out of range [0, 3)", func() { a.At(0, 3) }},
+		{"Set range", "Set on axis 0: index -1 out of range [0, 2)", func() { a.Set(0, -1, 0) }},
+		{"Item", "of shape [2 3] (6 elements), want 1 element", func() { a.Item() }},
+		{"Slice", "range [1, 3), want within axis 0 of length 2", func() { a.Slice(1, 3) }},
+		{"Range axis", "axis 2, want in [0, 2)", func() { a.Range(2, 0, 1) }},
+		{"Range", "range [2, 1), want within axis 1", func() { a.Range(1, 2, 1) }},
+		{"Transpose", "want a permutation of 0..1", func() { a.Transpose(0, 0) }},
+		{"Transpose count", "axes [0], want 2 axes", func() { a.Transpose(0) }},
+		{"Nobs of scalar", "a rank-0 array has none", func() { scalar.Nobs() }},
 		{"GetObs of scalar", "rank-0", func() { scalar.GetObs(0) }},
 		{"GetObsInto of scalar", "rank-0", func() { scalar.GetObsInto(nil, nil) }},
 		{"Slice of scalar", "rank-0", func() { scalar.Slice(0, 0) }},
-		{"dst aliases", "shares memory", func() { a.GetObsInto(a.Slice(0, 1), []int{1}) }},
-		{"dst is src", "shares memory", func() { a.GetObsInto(a, []int{1}) }},
+		{"dst aliases", "sharing memory with the source", func() { a.GetObsInto(a.Slice(0, 1), []int{1}) }},
+		{"dst is src", "sharing memory with the source", func() { a.GetObsInto(a, []int{1}) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.what, func(t *testing.T) { wantPanic(t, tc.what, tc.msg, tc.f) })

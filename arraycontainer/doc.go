@@ -69,8 +69,8 @@
 //     front, so that every observation is one contiguous block.
 //
 // Writes in place go through views too: [Array.Fill] sets every element,
-// [Array.FillObs] a range of observations, and [PadFill] is the fill for padded
-// last batches (batchview.PadWith) of array batches.
+// [Array.FillObs] a range of observations (the constant padding of a provider's
+// last batch).
 //
 // # Gathering batches
 //

@@ -2,6 +2,7 @@ package arraycontainer
 
 import (
 	"fmt"
+	"github.com/obskit/obskit/container"
 
 	"github.com/obskit/obskit/internal/gather"
 )
@@ -21,23 +22,11 @@ func (a *Array[E]) Fill(v E) {
 func (a *Array[E]) FillObs(lo, hi int, v E) {
 	a.mustObsAxis("FillObs")
 	if lo < 0 || hi < lo || hi > a.shape[a.dim] {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.FillObs: range [%d, %d) invalid for %d observations", lo, hi, a.shape[a.dim]))
+		panic(&container.ArgError{Op: "arraycontainer.Array.FillObs", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within %d observations", a.shape[a.dim])})
 	}
 	// The shape of the view on the stack: the observation axis cut to [lo, hi).
 	var shape [MaxRank]int
 	copy(shape[:], a.shape)
 	shape[a.dim] = hi - lo
 	gather.Fill(a.data, shape[:len(a.shape)], a.strides, a.offset+lo*a.strides[a.dim], v)
-}
-
-// PadFill returns a fill for batchview.PadWith over batches that are arrays: it
-// sets every element of the padding observations (from from on) to v, in place,
-// and returns the batch. It allocates nothing.
-//
-//	eachobs.Batches(x, 128, eachobs.LastBatch(batchview.PadWith(arraycontainer.PadFill(float32(0)))))
-func PadFill[E Number](v E) func(batch *Array[E], from int) *Array[E] {
-	return func(b *Array[E], from int) *Array[E] {
-		b.FillObs(from, b.Nobs(), v)
-		return b
-	}
 }

@@ -57,7 +57,7 @@ func (a *Array[E]) GetObsInto(dst *Array[E], idx []int) *Array[E] {
 	container.CheckIndices("arraycontainer.Array.GetObsInto", idx, a.shape[a.dim])
 	obsLen := a.ObsLen()
 	if obsLen > 0 && len(idx) > math.MaxInt/obsLen {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.GetObsInto: %d observations of %d elements overflow int", len(idx), obsLen))
+		panic(&container.ArgError{Op: "arraycontainer.Array.GetObsInto", Arg: "number of indices", Value: len(idx), Want: fmt.Sprintf("at most %d for observations of %d elements (the batch overflows int)", math.MaxInt/obsLen, obsLen)})
 	}
 	n := obsLen * len(idx)
 	if dst == nil {
@@ -65,7 +65,7 @@ func (a *Array[E]) GetObsInto(dst *Array[E], idx []int) *Array[E] {
 	}
 	data := container.Resize(dst.data, n)
 	if dst == a || overlaps(data, a.data) {
-		panic("obskit/arraycontainer.Array.GetObsInto: dst shares memory with the source array; pass a separate buffer (or nil)")
+		panic(&container.ArgError{Op: "arraycontainer.Array.GetObsInto", Arg: "dst", Value: "an array sharing memory with the source", Want: "a separate buffer (or nil)"})
 	}
 	r := len(a.shape)
 	dst.data = data

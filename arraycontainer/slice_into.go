@@ -1,6 +1,10 @@
 package arraycontainer
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/obskit/obskit/container"
+)
 
 // SliceInto is [Array.Slice] without a new header: it overwrites dst to view
 // observations lo..hi-1 of a and returns it. The view shares memory with a and
@@ -16,10 +20,10 @@ import "fmt"
 func (a *Array[E]) SliceInto(dst *Array[E], lo, hi int) *Array[E] {
 	a.mustObsAxis("SliceInto")
 	if lo < 0 || hi < lo || hi > a.shape[a.dim] {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.SliceInto: range [%d, %d) invalid for axis %d of length %d", lo, hi, a.dim, a.shape[a.dim]))
+		panic(&container.ArgError{Op: "arraycontainer.Array.SliceInto", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within axis %d of length %d", a.dim, a.shape[a.dim])})
 	}
 	if dst == a {
-		panic("obskit/arraycontainer.Array.SliceInto: dst is the array itself")
+		panic(&container.ArgError{Op: "arraycontainer.Array.SliceInto", Arg: "dst", Value: "the array itself", Want: "another header (or nil)"})
 	}
 	if dst == nil || len(dst.shape) != len(a.shape) {
 		dst = newArray[E](len(a.shape))

@@ -41,6 +41,6 @@ func TestSliceIntoReuse(t *testing.T) {
 	if a.At(2, 0) != -1 {
 		t.Errorf("a.At(2, 0) = %v after writing through the view, want -1", a.At(2, 0))
 	}
-	wantPanic(t, "SliceInto(a)", "dst is the array itself", func() { a.SliceInto(a, 0, 1) })
-	wantPanic(t, "SliceInto(nil, 3, 5)", "SliceInto: range [3, 5) invalid for axis 0 of length 4", func() { a.SliceInto(nil, 3, 5) })
+	wantPanic(t, "SliceInto(a)", "dst the array itself", func() { a.SliceInto(a, 0, 1) })
+	wantPanic(t, "SliceInto(nil, 3, 5)", "SliceInto: range [3, 5), want within axis 0 of length 4", func() { a.SliceInto(nil, 3, 5) })
 }

@@ -2,6 +2,7 @@ package arraycontainer
 
 import (
 	"fmt"
+	"github.com/obskit/obskit/container"
 
 	"github.com/obskit/obskit/obsdim"
 )
@@ -26,14 +27,14 @@ func (a *Array[E]) Slice(lo, hi int) *Array[E] {
 // a.Shape()[axis] does not hold.
 func (a *Array[E]) Range(axis, lo, hi int) *Array[E] {
 	if uint(axis) >= uint(len(a.shape)) {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.Range: axis %d out of range [0, %d)", axis, len(a.shape)))
+		panic(&container.ArgError{Op: "arraycontainer.Array.Range", Arg: "axis", Value: axis, Want: fmt.Sprintf("in [0, %d)", len(a.shape))})
 	}
 	return a.rangeOf("Range", axis, lo, hi)
 }
 
 func (a *Array[E]) rangeOf(op string, axis, lo, hi int) *Array[E] {
 	if lo < 0 || hi < lo || hi > a.shape[axis] {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.%s: range [%d, %d) invalid for axis %d of length %d", op, lo, hi, axis, a.shape[axis]))
+		panic(&container.ArgError{Op: "arraycontainer.Array." + op, Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within axis %d of length %d", axis, a.shape[axis])})
 	}
 	v := a.view()
 	v.offset += lo * a.strides[axis]
@@ -57,12 +58,12 @@ func (a *Array[E]) Transpose(perm ...int) *Array[E] {
 		perm = rev[:r]
 	}
 	if len(perm) != r {
-		panic(fmt.Sprintf("obskit/arraycontainer.Array.Transpose: %d axes in %v for a rank-%d array", len(perm), perm, r))
+		panic(&container.ArgError{Op: "arraycontainer.Array.Transpose", Arg: "axes", Value: perm, Want: fmt.Sprintf("%d axes for a rank-%d array", r, r)})
 	}
 	var seen [MaxRank]bool
 	for _, p := range perm {
 		if uint(p) >= uint(r) || seen[p] {
-			panic(fmt.Sprintf("obskit/arraycontainer.Array.Transpose: %v is not a permutation of 0..%d", perm, r-1))
+			panic(&container.ArgError{Op: "arraycontainer.Array.Transpose", Arg: "axes", Value: perm, Want: fmt.Sprintf("a permutation of 0..%d", r-1)})
 		}
 		seen[p] = true
 	}
