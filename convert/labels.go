@@ -60,7 +60,7 @@ func (k *onehot[L, To]) into(dst *arraycontainer.Array[To], idx []int) *arraycon
 	clear(out)
 	for j, l := range sc.labels {
 		if l < 0 || uint64(l) >= uint64(k.classes) { // checked when wrapped: c changed
-			panic(fmt.Sprintf("obskit/convert.OneHot: label %d outside [0, %d): the container changed after it was wrapped", l, k.classes))
+			panic(fmt.Errorf("obskit/convert.OneHot: label %d outside [0, %d): the container changed after it was wrapped: %w", l, k.classes, ErrRange))
 		}
 		out[j*k.classes+int(l)] = k.hot
 	}

@@ -30,7 +30,7 @@ type Windowed[T, B any] struct {
 // Windows are copies; they do not share memory with c.
 func Windows[T, B any](c container.Batched[T, B], size, stride int) *Windowed[T, B] {
 	if size < 1 || stride < 1 {
-		panic(fmt.Sprintf("obskit/transform.Windows: size %d and stride %d, want both at least 1", size, stride))
+		panic(&container.ArgError{Op: "transform.Windows", Arg: "size and stride", Value: fmt.Sprintf("%d and %d", size, stride), Want: "both at least 1"})
 	}
 	w := &Windowed[T, B]{src: c, size: size, stride: stride}
 	if n := c.Nobs(); n >= size {
