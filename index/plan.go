@@ -41,7 +41,7 @@ func (p Plan) MaxEpoch() int {
 	if p.n == 0 {
 		return math.MaxInt
 	}
-	return (math.MaxInt-p.size)/p.n - 1
+	return max((math.MaxInt-p.size)/p.n-1, 0) // epoch 0 fits whatever n and size are
 }
 
 func (p Plan) checkEpoch(op string, e int) {
@@ -66,7 +66,7 @@ func (p Plan) len(e int) int {
 	case RollOver:
 		return (e+1)*p.n/p.size - e*p.n/p.size
 	}
-	return (p.n + p.size - 1) / p.size
+	return p.n/p.size + min(p.n%p.size, 1) // ceil(n/size); n+size-1 could overflow
 }
 
 // Span returns where batch k of epoch e lies: it holds the real positions

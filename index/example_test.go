@@ -1,0 +1,198 @@
+package index_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/obskit/obskit/index"
+)
+
+func ExampleNewPlan() {
+	// 10 positions per epoch in batches of 3: the four tails.
+	for _, tail := range []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver} {
+		plan := index.NewPlan(10, 3, tail)
+		fmt.Printf("%-9s", tail)
+		for e := range 2 {
+			fmt.Print(" |")
+			for k := range plan.Len(e) {
+				idx, real := plan.Indices(nil, e, k, func(_, pos int) int { return pos })
+				fmt.Print(" ", idx[:real], idx[real:])
+			}
+		}
+		fmt.Println()
+	}
+	// Output:
+	// keep      | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [] | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] []
+	// drop      | [0 1 2] [] [3 4 5] [] [6 7 8] [] | [0 1 2] [] [3 4 5] [] [6 7 8] []
+	// pad       | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [0 1] | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [0 1]
+	// roll-over | [0 1 2] [] [3 4 5] [] [6 7 8] [] | [9 0 1] [] [2 3 4] [] [5 6 7] []
+}
+
+func ExamplePlan_Span() {
+	// Positions are of one stream of epochs: position g is position g mod 10 of
+	// epoch g / 10. With roll-over a batch may start in the previous epoch.
+	plan := index.NewPlan(10, 4, index.RollOver)
+	for e := range 3 {
+		fmt.Print("epoch ", e, ":")
+		for k := range plan.Len(e) {
+			start, real, _ := plan.Span(e, k)
+			fmt.Printf(" [%d,%d)", start, start+real)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// epoch 0: [0,4) [4,8)
+	// epoch 1: [8,12) [12,16) [16,20)
+	// epoch 2: [20,24) [24,28)
+}
+
+func ExamplePlan_Indices() {
+	// A loop that shuffles every epoch passes its permutations as the order; a
+	// roll-over batch reads the end of one epoch's permutation and the start of
+	// the next one's.
+	perms := [][]int{{4, 2, 0, 1, 3}, {1, 0, 3, 4, 2}}
+	plan := index.NewPlan(5, 3, index.RollOver)
+	order := func(e, pos int) int { return perms[e][pos] }
+	for k := range plan.Len(1) {
+		idx, _ := plan.Indices(nil, 1, k, order)
+		fmt.Println(idx)
+	}
+	// Output:
+	// [1 3 1]
+	// [0 3 4]
+}
+
+func ExamplePlan_MaxEpoch() {
+	plan := index.NewPlan(1_000_000, 128, index.Keep)
+	fmt.Println(plan.MaxEpoch())
+	// Output: 9223372036853
+}
+
+func ExamplePart() {
+	// Three workers, PyTorch DistributedSampler style: strided, padded so every
+	// worker gets the same count; and MXNet style: contiguous blocks, together
+	// exactly the positions.
+	for rank := range 3 {
+		ddp := index.Part{Index: rank, Parts: 3, Strided: true, Tail: index.Pad}
+		mx := index.Part{Index: rank, Parts: 3}
+		fmt.Println(rank, ddp.Positions(10), mx.Positions(10))
+	}
+	// Output:
+	// 0 [0 3 6 9] [0 1 2 3]
+	// 1 [1 4 7 0] [4 5 6]
+	// 2 [2 5 8 1] [7 8 9]
+}
+
+func ExamplePart_Pos() {
+	// The partition rule as index arithmetic: a batch loop maps these positions
+	// through its own per-epoch permutation, without building a list.
+	p := index.Part{Index: 1, Parts: 4, Strided: true, Tail: index.Drop}
+	n := 10
+	for i := range p.Len(n) {
+		fmt.Print(p.Pos(n, i), " ")
+	}
+	fmt.Println()
+	// Output: 1 5
+}
+
+func ExamplePart_Validate() {
+	p := index.Part{Index: 3, Parts: 3}
+	fmt.Println(p.Validate())
+	// Output: obskit/index.Part: part 3 outside [0, 3): invalid part
+}
+
+func ExampleChunk() {
+	// 10 positions in 3 blocks: the larger blocks first.
+	for j := range 3 {
+		lo, hi := index.Chunk(10, 3, j)
+		fmt.Printf("[%d,%d) ", lo, hi)
+	}
+	fmt.Println()
+	// Output: [0,4) [4,7) [7,10)
+}
+
+func ExamplePermInto() {
+	// One slice reused for every epoch's permutation; it equals rng.Perm.
+	perm := make([]int, 6)
+	a, b := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
+	for range 2 {
+		index.PermInto(perm, a)
+		fmt.Println(perm, b.Perm(6))
+	}
+	// Output:
+	// [1 5 2 0 3 4] [1 5 2 0 3 4]
+	// [1 3 5 4 2 0] [1 3 5 4 2 0]
+}
+
+func ExampleShuffle() {
+	// Shuffle moves any list of positions by the permutation PermInto draws.
+	batch := []int{10, 11, 12, 13, 14, 15}
+	index.Shuffle(batch, rand.New(rand.NewPCG(1, 2)))
+	fmt.Println(batch)
+	// Output: [11 15 12 10 13 14]
+}
+
+func ExampleSequential() {
+	for i := range index.Sequential(4) {
+		fmt.Print(i, " ")
+	}
+	fmt.Println()
+	// Output: 0 1 2 3
+}
+
+func ExampleShuffled() {
+	s := index.Shuffled(5, rand.New(rand.NewPCG(7, 7)))
+	for range 2 { // a new order on every pass
+		var order []int
+		for i := range s {
+			order = append(order, i)
+		}
+		fmt.Println(order)
+	}
+	// Output:
+	// [0 1 3 2 4]
+	// [4 0 3 2 1]
+}
+
+func ExampleBatches() {
+	for _, tail := range []index.Tail{index.Keep, index.Pad} {
+		fmt.Print(tail, ":")
+		for idx := range index.Batches(7, 3, tail) {
+			fmt.Print(" ", idx)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// keep: [0 1 2] [3 4 5] [6]
+	// pad: [0 1 2] [3 4 5] [6 0 1]
+}
+
+func ExampleShuffledBatches() {
+	s := index.ShuffledBatches(7, 3, index.Keep, rand.New(rand.NewPCG(1, 2)))
+	for epoch := range 2 {
+		fmt.Print("epoch ", epoch, ":")
+		for idx := range s {
+			fmt.Print(" ", idx)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// epoch 0: [1 4 0] [2 6 3] [5]
+	// epoch 1: [5 6 1] [4 0 2] [3]
+}
+
+func ExampleSizes() {
+	for k := range index.Sizes(4, 10) {
+		fmt.Print(k, " ")
+	}
+	fmt.Println()
+	// Output: 4 4 2
+}
+
+func ExampleTail() {
+	for _, t := range []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver} {
+		fmt.Print(t, " ")
+	}
+	fmt.Println()
+	// Output: keep drop pad roll-over
+}
