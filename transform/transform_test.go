@@ -1,6 +1,7 @@
 package transform_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -294,8 +295,11 @@ func TestWindows(t *testing.T) {
 	for _, bad := range [][2]int{{0, 1}, {1, 0}, {-1, 2}} {
 		func() {
 			defer func() {
-				if r := recover(); r == nil {
-					t.Errorf("Windows(size %d, stride %d) did not panic", bad[0], bad[1])
+				r := recover()
+				err, _ := r.(error)
+				var ae *container.ArgError
+				if !errors.As(err, &ae) || ae.Op != "transform.Windows" {
+					t.Errorf("Windows(size %d, stride %d) panicked with %v (%T), want a *container.ArgError from transform.Windows", bad[0], bad[1], r, r)
 				}
 			}()
 			transform.Windows(ints(0, 5), bad[0], bad[1])
