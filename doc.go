@@ -8,17 +8,22 @@
 //
 //   - container: the Container interface (Nobs, GetObs), Batched containers that
 //     gather many observations into a reused buffer (GetObsInto), slices and
-//     functions as containers, optional abilities such as targets, and generic
-//     helpers.
+//     functions as containers, the one adapter for a type with only the two
+//     methods (AsBatched), the typed panics of programmer errors.
 //   - obsdim: which axis of an array indexes observations (First, Last, Constant).
 //
 // # Data
 //
 //   - arraycontainer: dense N-d numeric arrays with any strides and observation
-//     axis, gonum interop, and the zero-allocation gather kernels at the heart of
-//     the kit.
-//   - tuples: containers linked by one index, such as features and labels, and
-//     named groups of sources.
+//     axis, views, Reshape, and the zero-allocation gather kernels at the heart of
+//     the kit; short names for labeled arrays (Labeled, LabeledBatch). Its
+//     subpackage arraycontainer/dense (a module of its own) is the zero-copy
+//     bridge to gonum.
+//   - tuples: containers linked by one index, such as features and labels (a
+//     container of tuples.Pair[X, L] is labeled data, its label type L checked by
+//     the compiler), and named groups of sources.
+//   - convert: batches converted on the loop path into reused buffers: pixels to
+//     scaled or standardized floats, labels one-hot or cast.
 //
 // # Files and data sets
 //
@@ -37,7 +42,7 @@
 //   - eachobs: the training loops (iter.Seq) over observations and batches: one
 //     reused buffer (no allocation per batch), per-epoch shuffles from a seed,
 //     resumable positions, prefetching and parallel gathering that keep the order,
-//     random sampling streams.
+//     random sampling streams. Its Batch is the kit's one batch type.
 //   - provider: MXNet.jl's data providers over named data and label sources:
 //     (name, shape) of each source, per-source padding with the real count,
 //     batches fetched by name and split into views for several devices.
@@ -47,17 +52,27 @@
 //   - subset: lazy views (Of, Range), shuffles, splits by fractions or counts,
 //     stratified splits, k-fold, stratified, leave-p-out and time-series folds,
 //     over- and undersampling, bootstrap, partitions for distributed training,
-//     targets and groups, and the index rules batch loops reuse.
+//     classes of labeled data.
+//   - index: the index arithmetic every loop shares: batch plans and the one
+//     vocabulary of the last batch (Keep, Drop, Pad, RollOver), partitions,
+//     chunks, permutations and Fuel's iteration schemes.
 //   - transform: lazy container transforms: Map and MapBatches, Filter, GroupBy,
 //     Join (concatenation) and sliding Windows.
 //
 // # Streams
 //
 //   - stream: data that only streams. PaddlePaddle's readers (iter.Seq2[T, error]
-//     with map, filter, shuffle buffers, batch, zip, cache, prefetch and ordered
-//     parallel map) and Fuel's data streams over containers and stream wrappers.
-//   - scheme: Fuel's iteration schemes, the requests (index lists, indices, batch
-//     sizes) that drive a data stream.
+//     with map, filter, shuffle buffers, batches, zip, cache, prefetch and ordered
+//     parallel map) and Fuel's data streams over containers and stream wrappers,
+//     driven by the schemes of package index.
+//
+// # Goroutines
+//
+// Every goroutine the kit starts is started by one internal package, the
+// pipeline under eachobs' prefetching and workers, stream.Prefetch,
+// stream.ParallelMap and the providers: one implementation of order, panics
+// (raised in the ranging goroutine as a container.PanicError), early break and
+// waiting.
 //
 // # The demo
 //
@@ -75,6 +90,11 @@
 // packages' own target benchmarks (make bench), against NumPy, PyTorch and
 // scikit-learn on the same workloads (make compare), and draws the report in
 // docs/performance.md (make chart).
+//
+// The example below (Example_softmax in the repository) is the kit's main job in
+// one page: softmax regression on the digits with a stratified split, 5-fold
+// cross-validation and converted shuffled batches, with no type argument and no
+// type assertion.
 //
 // # Where it comes from
 //
