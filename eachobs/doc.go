@@ -3,24 +3,27 @@
 // shuffle per epoch, resumable positions, and background prefetching that never
 // changes the order.
 //
-//	for b := range eachobs.Batches(data, 128, eachobs.Shuffle(rng)) {
+//	for b := range eachobs.Batches(data, 128, eachobs.Shuffle(seed)) {
 //		step(b.Data) // b.Data is valid until the next step
 //	}
 //
 // Every loop is a range-over-func iterator (iter.Seq or iter.Seq2). Arguments are
 // checked when the loop is built, so a bad batch size panics at the call site, not
-// in the middle of an epoch. Options are plain values ([Shuffle], [LastBatch],
-// [Owned], [Prefetch], [Workers]) and call sites need no type arguments.
+// in the middle of an epoch. Options are plain values ([Shuffle], [Tail],
+// [Owned], [Prefetch], [Workers], [Partition]) and call sites need no type
+// arguments. Each option means one thing in every loop and in package provider,
+// which takes the same options.
 //
 // # The loops
 //
-//   - [Batches]: one pass over the batches of a container per range statement,
-//     optionally shuffled from a *rand.Rand on every pass.
-//   - [Obs]: one pass over the observations, each with its container index.
-//   - [Loader]: the multi-epoch training loop. Epoch e is shuffled by a
-//     permutation derived from (seed, e), so every epoch can be produced on its
-//     own: [Loader.Epoch] runs one, [Loader.From] runs from a saved [Position]
-//     through all later epochs.
+//   - [Loader]: the multi-epoch training loop. With [Shuffle](seed), epoch e is
+//     shuffled by a permutation derived from (seed, e), so every epoch can be
+//     produced on its own: [Loader.Epoch] runs one, [Loader.From] runs from a
+//     saved [Position] through all later epochs.
+//   - [Batches]: the thin form of a Loader: each range statement runs the next
+//     epoch.
+//   - [Obs]: one epoch over the observations per range, each with its container
+//     index.
 //   - [RandomObs], [RandomBatches]: streams drawn with replacement, counted or
 //     endless ([Forever]); [BalancedObs]: every class equally likely.
 //
@@ -36,27 +39,31 @@
 //
 // # Last batches and padding
 //
-// [LastBatch] takes a batchview.Policy: Keep (the default), Drop, Pad, PadWith
-// or RollOver. A padded batch is full-size and says how much of it is real:
-// [Batch].Real is MXNet's count_samples, [Batch.Pad] its getpad(), and
-// [Batch].Indices names the container index of every slot (-1 for PadWith
-// constants). Under RollOver the tail of one epoch leads the first batch of the
-// next; a [Loader] computes it from the previous epoch's permutation, so nothing
-// is stored between epochs and the container stays stateless.
+// [Tail] takes an index.Tail, the kit's one vocabulary of the last batch: Keep
+// (the default), Drop, Pad or RollOver, with the rules of index.Plan. A padded
+// batch is full-size, its missing slots repeating the epoch's first observations,
+// and says how much of it is real: [Batch].Real is MXNet's count_samples,
+// [Batch.Pad] its getpad(), and [Batch].Indices names the container index of every
+// slot. With RollOver the tail of one epoch leads the first batch of the next; a
+// [Loader] computes it from the previous epoch's permutation, so nothing is
+// stored between epochs and the container stays stateless. (Padding with
+// constants is package provider's PadWith.)
 //
 // # Epochs, seeds and resuming
 //
-// A [Loader] built with NewLoader(data, size, seed) visits epoch e in the order
-// rand.New(rand.NewPCG(seed, e)).Perm(n). Equal seeds give equal sequences on
-// every machine and for every prefetch and worker setting. Each batch carries its
+// A [Loader] built with NewLoader(data, size, Shuffle(seed)) visits epoch e in the
+// order rand.New(rand.NewPCG(seed, e)).Perm(n); without Shuffle every epoch is in
+// data order. Equal seeds give equal sequences on every machine and for every
+// prefetch and worker setting. The epoch number itself is bounded only by int
+// arithmetic (index.Plan.MaxEpoch, about math.MaxInt/n). Each batch carries its
 // [Position] (seed, epoch, batch); after consuming batch b save b.Next(), and
 // [Loader.From] continues with exactly the next batch, mid-epoch, without
 // replaying the epoch's earlier batches.
 //
 // # Distributed training
 //
-// [Partition] takes a subset.Part (part Index of Parts, contiguous or strided, the
-// remainder spread, padded or dropped) and makes a loop visit only that part of
+// [Partition] takes an index.Part (part Index of Parts, contiguous or strided, the
+// remainder kept, padded or dropped) and makes a loop visit only that part of
 // every epoch's order. P processes that build a [Loader] with one seed and their
 // own part see disjoint shares of one global permutation per epoch, PyTorch's
 // DistributedSampler with set_epoch; the part of epoch e is exactly
@@ -74,6 +81,9 @@
 // returns. A panic in a background goroutine reaches the ranging goroutine as a
 // [*container.PanicError], after every earlier batch was yielded, as in a serial loop.
 //
+// The goroutines are those of the kit's one pipeline (internal/pipeline), which
+// also runs stream.Prefetch and stream.ParallelMap.
+//
 // Prefetching pays when the loop body does real work (a training step) and the
 // machine has a core to spare: the gather of batch k+1 overlaps the work on batch
 // k. Workers pay when gathering is slow (a container that decodes or computes its
@@ -89,32 +99,41 @@
 // Containers are stateless and every loop owns its state and buffers, so loops
 // over one container may nest and run in several goroutines at once (MXNet's data
 // providers forbid this). A [Loader] is immutable. An iterator from [Batches] or
-// [Obs] keeps only what passes hand on (rng, roll-over tail) under a lock.
+// [Obs] keeps only its epoch counter, under a lock.
+//
+// # The container
+//
+// The loops over batches take a container.Batched, so that a loop over an array
+// gathers with its kernel and a loop over a tuple yields a tuple of typed
+// batches; a type with only Nobs and GetObs goes in through container.AsBatched
+// (the package documentation of container shows the compiler's message without
+// it). [Obs] and [RandomObs] take any container.
 //
 // # Coming from other libraries
 //
 //	MLUtils.jl / MLDataPattern.jl        here
 //	eachobs(data)                        Obs(data)
 //	eachbatch(data; size)                Batches(data, size)
-//	DataLoader(data; batchsize,          Batches(data, size, Shuffle(rng),
-//	  shuffle, partial=false,              LastBatch(batchview.Drop),
+//	DataLoader(data; batchsize,          Batches(data, size, Shuffle(seed),
+//	  shuffle, partial=false,              Tail(index.Drop),
 //	  buffer=true, parallel=true)          Prefetch(1), Workers(w))  (ordered)
-//	BatchView(data; partial)             batchview.New(data, size, policy)
+//	BatchView(data; partial)             batchview.New(data, size, tail)
 //	RandomObs, RandomBatches             RandomObs, RandomBatches
 //
 //	PyTorch                              here
-//	DataLoader(ds, batch_size,           NewLoader(ds, size, seed,
-//	  shuffle=True, drop_last,             LastBatch(batchview.Drop),
+//	DataLoader(ds, batch_size,           NewLoader(ds, size, Shuffle(seed),
+//	  shuffle=True, drop_last,             Tail(index.Drop),
 //	  num_workers, prefetch_factor)        Workers(w), Prefetch(k))
 //	sampler.set_epoch(e)                 Loader.Epoch(e)
-//	DistributedSampler(ds, num_replicas, NewLoader(ds, size, seed, Partition(
-//	  rank, shuffle, seed, drop_last)      subset.Part{rank, world, true, Pad}))
+//	DistributedSampler(ds, num_replicas, NewLoader(ds, size, Shuffle(seed),
+//	  rank, shuffle, seed, drop_last)      Partition(index.Part{rank, world,
+//	                                       true, index.Pad}))
 //	StatefulDataLoader state_dict        Position, Loader.From
 //
 //	MXNet                                here
-//	NDArrayIter(last_batch_handle=       LastBatch(batchview.Pad / Drop /
-//	  'pad'/'discard'/'roll_over')         RollOver)
+//	NDArrayIter(last_batch_handle=       Tail(index.Pad / Drop / RollOver)
+//	  'pad'/'discard'/'roll_over')
 //	DataBatch.pad, count_samples         Batch.Pad(), Batch.Real
 //	PrefetchingIter                      Prefetch(k)
-//	part_index, num_parts                Partition(subset.Part{Index, Parts})
+//	part_index, num_parts                Partition(index.Part{Index, Parts})
 package eachobs
