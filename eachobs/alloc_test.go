@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -59,17 +59,13 @@ func allocCases(t testing.TB) []allocCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pad := batchview.PadWith(func(b tuples.Pair[*arraycontainer.Array[float32], []int], from int) tuples.Pair[*arraycontainer.Array[float32], []int] {
-		clear(b.X.Data()[from*width:])
-		clear(b.Y[from:])
-		return b
-	})
 	return []allocCase{
 		caseOf("slice tuple", sliceTuple, size),
 		caseOf("array", x, size),
 		caseOf("array and labels", arrayTuple, size),
-		caseOf("array and labels, PadWith", arrayTuple, size+5, eachobs.LastBatch(pad)),
-		caseOf("array and labels, RollOver", arrayTuple, size+5, eachobs.LastBatch(batchview.RollOver)),
+		caseOf("array and labels, Pad", arrayTuple, size+5, eachobs.Tail(index.Pad)),
+		caseOf("array and labels, RollOver", arrayTuple, size+5, eachobs.Tail(index.RollOver)),
+		caseOf("array and labels, Partition", arrayTuple, size, eachobs.Partition(index.Part{Index: 1, Parts: 3, Strided: true, Tail: index.Pad})),
 		caseOf("subset of array", subset.Range(x, 10, n-3), size),
 		caseOf("shuffled subset of array and labels", subset.Shuffle(arrayTuple, rand.New(rand.NewPCG(1, 1))), size),
 		caseOf("subset of slice tuple", subset.Of(sliceTuple, iota(n/2)), size),
@@ -80,7 +76,7 @@ func caseOf[T, B any](name string, c container.Batched[T, B], size int, extra ..
 	return allocCase{
 		name: name,
 		stream: func(opts ...eachobs.Option) iter.Seq[struct{}] {
-			seq, err := eachobs.NewLoader(c, size, 1, append(opts, extra...)...).From(eachobs.Position{Seed: 1})
+			seq, err := eachobs.NewLoader(c, size, append(append(opts, eachobs.Shuffle(1)), extra...)...).From(eachobs.Position{Seed: 1})
 			if err != nil {
 				panic(err)
 			}
@@ -163,19 +159,19 @@ func TestPermutationKept(t *testing.T) {
 		pass func(k int) // runs pass k, k >= 1 (pass 0 warms the loop up)
 	}{
 		{"Loader.Epoch", func() func(int) {
-			l := eachobs.NewLoader(c, size, 1)
+			l := eachobs.NewLoader(c, size, eachobs.Shuffle(1))
 			return func(k int) { drain(l.Epoch(k)) }
 		}()},
 		{"Loader.Epoch, Prefetch", func() func(int) {
-			l := eachobs.NewLoader(c, size, 1, eachobs.Prefetch(1))
+			l := eachobs.NewLoader(c, size, eachobs.Shuffle(1), eachobs.Prefetch(1))
 			return func(k int) { drain(l.Epoch(k)) }
 		}()},
 		{"Batches", func() func(int) {
-			seq := eachobs.Batches(c, size, eachobs.Shuffle(rand.New(rand.NewPCG(1, 1))))
+			seq := eachobs.Batches(c, size, eachobs.Shuffle(1))
 			return func(int) { drain(seq) }
 		}()},
 		{"Obs", func() func(int) {
-			seq := eachobs.Obs(c, eachobs.Shuffle(rand.New(rand.NewPCG(1, 1))))
+			seq := eachobs.Obs(c, eachobs.Shuffle(1))
 			return func(int) {
 				for range seq {
 				}

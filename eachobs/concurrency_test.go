@@ -3,8 +3,11 @@ package eachobs_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/container"
@@ -17,21 +20,38 @@ func TestEarlyBreakStopsGoroutines(t *testing.T) {
 	for _, par := range parallelism[1:] {
 		t.Run(name("prefetch=", par.prefetch, " workers=", par.workers), func(t *testing.T) {
 			before := goleak.IgnoreCurrent()
-			for b := range eachobs.Batches(c, 7, parOpts(par.prefetch, par.workers)...) {
+			opts := parOpts(par.prefetch, par.workers)
+			for b := range eachobs.Batches(c, 7, opts...) {
 				if b.Pos.Batch == 3 {
 					break
 				}
 			}
 			goleak.VerifyNone(t, before)
-			seq, _ := eachobs.NewLoader(c, 7, 1, parOpts(par.prefetch, par.workers)...).From(eachobs.Position{Seed: 1})
+			l := eachobs.NewLoader(c, 7, append(opts, eachobs.Shuffle(1))...)
+			seq, err := l.From(eachobs.Position{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
 			for b := range seq {
 				if b.Pos.Epoch == 2 {
 					break
 				}
 			}
 			goleak.VerifyNone(t, before)
-			for i := range eachobs.Obs(c, parOpts(par.prefetch, par.workers)...) {
+			for b := range l.Epoch(5) {
+				if b.Pos.Batch == 1 {
+					break
+				}
+			}
+			goleak.VerifyNone(t, before)
+			for i := range eachobs.Obs(c, opts...) {
 				if i == 10 {
+					break
+				}
+			}
+			goleak.VerifyNone(t, before)
+			for b := range eachobs.RandomBatches(c, 7, eachobs.Forever, rand.New(rand.NewPCG(1, 1)), opts...) {
+				if b.Pos.Batch == 20 {
 					break
 				}
 			}
@@ -64,14 +84,14 @@ func TestWorkerPanicReachesCaller(t *testing.T) {
 					msg := fmt.Sprint(r)
 					if par.prefetch+par.workers > 1 {
 						var pe *container.PanicError
-						if err, ok := r.(error); !ok || !errors.As(err, &pe) || pe.Step != 5 {
-							t.Fatalf("panic value %v (%T), want a *PanicError at step 5", r, r)
+						if err, ok := r.(error); !ok || !errors.As(err, &pe) || pe.Step != 5 || pe.Op != "eachobs" {
+							t.Fatalf("panic value %v (%T), want an eachobs *PanicError at step 5", r, r)
 						}
 						if err := r.(error); errors.Unwrap(err) == nil {
 							t.Errorf("PanicError does not unwrap to the worker's error")
 						}
 					}
-					if !cmpContains(msg, "cannot load observation 52") {
+					if !strings.Contains(msg, "cannot load observation 52") {
 						t.Errorf("panic %q does not carry the worker's message", msg)
 					}
 				}()
@@ -89,40 +109,97 @@ func TestWorkerPanicReachesCaller(t *testing.T) {
 	}
 }
 
-func cmpContains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
+// panicky is a container of n observations whose every gather panics, after
+// sleeping delay(i) for a batch that starts with index i.
+type panicky struct {
+	n     int
+	delay func(i int) time.Duration
+}
+
+func (p panicky) Nobs() int { return p.n }
+
+func (p panicky) GetObs(i int) int { return p.GetObsInto(nil, []int{i})[0] }
+
+func (p panicky) GetObsInto(dst []int, idx []int) []int {
+	time.Sleep(p.delay(idx[0]))
+	panic(fmt.Errorf("gather %v", idx))
+}
+
+// expectStep0 ranges seq and checks that it panics with the *PanicError of step 0
+// before it yields anything.
+func expectStep0(t *testing.T, what string, seq func(func(eachobs.Batch[[]int]) bool)) {
+	defer func() {
+		r := recover()
+		var pe *container.PanicError
+		if err, ok := r.(error); !ok || !errors.As(err, &pe) || pe.Step != 0 {
+			t.Errorf("%s: panic %v (%T), want a *container.PanicError at step 0", what, r, r)
 		}
+	}()
+	for b := range seq {
+		t.Errorf("%s: yielded batch %+v of a container whose every gather panics", what, b.Pos)
 	}
-	return false
+}
+
+// TestLaterPanicFirstNoDeadlock is the regression test of a deadlock: with
+// several workers, when the gathers of steps 0 and 1 both panic and step 1's is
+// recorded first, the old loop saw the failure of a later step, went back to
+// wait for step 0's batch, which never came, and hung. Now each step carries its
+// own panic and the loop panics with step 0's.
+func TestLaterPanicFirstNoDeadlock(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	slow0 := panicky{n: 8, delay: func(i int) time.Duration {
+		if i == 0 {
+			return 50 * time.Millisecond
+		}
+		return 0
+	}}
+	withTimeout(t, 5*time.Second, func() {
+		for w := 2; w <= 4; w++ {
+			expectStep0(t, name("slow step 0, workers=", w), eachobs.Batches(slow0, 1, eachobs.Workers(w)))
+		}
+	})
+	// The same race left to chance: every gather panics after up to 20 µs.
+	jitter := panicky{n: 8, delay: func(int) time.Duration { return time.Duration(rand.IntN(20_000)) }}
+	withTimeout(t, 20*time.Second, func() {
+		for run := range 300 {
+			w := 2 + run%3
+			opts := []eachobs.Option{eachobs.Workers(w)}
+			if run%2 == 1 {
+				opts = append(opts, eachobs.Prefetch(w+1))
+			}
+			expectStep0(t, name("jitter run ", run, ", workers=", w), eachobs.Batches(jitter, 1, opts...))
+		}
+	})
+	goleak.VerifyNone(t, before)
 }
 
 func TestBodyPanicStopsGoroutines(t *testing.T) {
-	before := goleak.IgnoreCurrent()
-	func() {
-		defer func() {
-			if r := recover(); r != "body" {
-				t.Errorf("recovered %v, want the body's own panic value", r)
+	for _, par := range parallelism {
+		before := goleak.IgnoreCurrent()
+		func() {
+			defer func() {
+				if r := recover(); r != "body" {
+					t.Errorf("prefetch=%d workers=%d: recovered %v, want the body's own panic value", par.prefetch, par.workers, r)
+				}
+			}()
+			for range eachobs.Batches(tens(100), 3, parOpts(par.prefetch, par.workers)...) {
+				panic("body")
 			}
 		}()
-		for range eachobs.Batches(tens(100), 3, eachobs.Prefetch(2), eachobs.Workers(3)) {
-			panic("body")
-		}
-	}()
-	goleak.VerifyNone(t, before)
+		goleak.VerifyNone(t, before)
+	}
 }
 
 // TestNestedAndConcurrentLoops runs two loops over one container at once, nested
 // and in two goroutines: each sees the full, correct sequence.
 func TestNestedAndConcurrentLoops(t *testing.T) {
 	c := tens(40)
-	l := eachobs.NewLoader(c, 6, 3, eachobs.Prefetch(1), eachobs.Workers(2))
+	l := eachobs.NewLoader(c, 6, eachobs.Shuffle(3), eachobs.Prefetch(1), eachobs.Workers(2))
 	want := collect(l.Epoch(0))
 	// Nested: the inner loop runs a whole epoch for each outer batch.
 	k := 0
 	for b := range l.Epoch(0) {
-		outer := rec{append([]int(nil), b.Data...), append([]int(nil), b.Indices...), b.Real, b.Pos, b.Count}
+		outer := recOf(b)
 		if d := cmp.Diff(want, collect(l.Epoch(0))); d != "" {
 			t.Fatalf("inner loop mismatch (-want +got):\n%s", d)
 		}
@@ -132,7 +209,8 @@ func TestNestedAndConcurrentLoops(t *testing.T) {
 		}
 		k++
 	}
-	// Two goroutines, one loader and one Batches iterator each ranged twice at once.
+	// Four goroutines, each ranging one loader's epoch and one Batches iterator
+	// at once.
 	seq := eachobs.Batches(c, 6)
 	wantSeq := collect(seq)
 	var wg sync.WaitGroup

@@ -5,10 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/tuples"
 )
 
@@ -27,24 +26,26 @@ func ExampleBatches() {
 	// 2 [0.6] [a]
 }
 
-func ExampleBatches_shuffle() {
+func ExampleShuffle() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5})
-	seq := eachobs.Batches(data, 4, eachobs.Shuffle(rand.New(rand.NewPCG(1, 2))), eachobs.LastBatch(batchview.Drop))
-	// Every pass draws a fresh permutation; Drop skips the short batch.
+	seq := eachobs.Batches(data, 4, eachobs.Shuffle(7), eachobs.Tail(index.Drop))
+	// Every range is the next epoch, in the permutation drawn from (seed, epoch);
+	// Drop skips the short batch.
 	for pass := range 2 {
 		for b := range seq {
-			fmt.Println(pass, b.Data)
+			fmt.Println(pass, b.Pos, b.Data)
 		}
 	}
 	// Output:
-	// 0 [1 5 2 0]
-	// 1 [1 3 5 4]
+	// 0 {7 0 0} [3 2 0 4]
+	// 1 {7 1 0} [2 1 0 5]
 }
 
-func ExampleLastBatch() {
+func ExampleTail() {
 	data := container.FromSlice([]int{10, 11, 12, 13, 14})
-	for b := range eachobs.Batches(data, 2, eachobs.LastBatch(batchview.Pad)) {
-		// Real is MXNet's count_samples: the padding follows the real observations.
+	for b := range eachobs.Batches(data, 2, eachobs.Tail(index.Pad)) {
+		// Real is MXNet's count_samples: the padding, which repeats the epoch's
+		// first observations, follows the real ones.
 		fmt.Println(b.Data, b.Indices, "real:", b.Real, "pad:", b.Pad())
 	}
 	// Output:
@@ -77,9 +78,10 @@ func ExampleObs() {
 
 func ExampleNewLoader() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6})
-	l := eachobs.NewLoader(data, 3, 42, eachobs.LastBatch(batchview.RollOver))
-	// The tail of each epoch leads the next one: observation 6, last in epoch 0's
-	// permutation, opens epoch 1 (whose own permutation starts with 6 again).
+	l := eachobs.NewLoader(data, 3, eachobs.Shuffle(42), eachobs.Tail(index.RollOver))
+	// The tail of each epoch leads the next one, computed from the previous
+	// epoch's permutation: observation 6, last in epoch 0's permutation, opens
+	// epoch 1 (whose own permutation starts with 6 again).
 	for e := range 3 {
 		var batches [][]int
 		for b := range l.Epoch(e) {
@@ -96,11 +98,11 @@ func ExampleNewLoader() {
 
 func ExampleLoader_From() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7})
-	l := eachobs.NewLoader(data, 3, 7)
+	l := eachobs.NewLoader(data, 3, eachobs.Shuffle(7))
 
 	// A first run stops after two batches and saves its position.
 	var saved eachobs.Position
-	seq, _ := l.From(eachobs.Position{Seed: 7})
+	seq, _ := l.From(eachobs.Position{Seed: l.Seed()})
 	for b := range seq {
 		fmt.Println(b.Pos, b.Data)
 		saved = b.Next()
@@ -127,12 +129,25 @@ func ExampleLoader_From() {
 	// {7 1 0} [2 3 6]
 }
 
+func ExampleLoader_Epoch() {
+	data := container.FromSlice([]int{0, 1, 2, 3, 4})
+	l := eachobs.NewLoader(data, 2, eachobs.Shuffle(3))
+	// Any epoch on its own, without running the ones before it.
+	for b := range l.Epoch(1000) {
+		fmt.Println(b.Pos, b.Data, b.Count)
+	}
+	// Output:
+	// {3 1000 0} [2 3] 3
+	// {3 1000 1} [1 0] 3
+	// {3 1000 2} [4] 3
+}
+
 func ExamplePrefetch() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
-	serial := eachobs.NewLoader(data, 4, 1)
-	parallel := eachobs.NewLoader(data, 4, 1, eachobs.Prefetch(2), eachobs.Workers(2))
-	// The same batches in the same order, gathered ahead by two goroutines.
-	for _, l := range []*eachobs.Loader[int, []int]{serial, parallel} {
+	// The same batches in the same order, serial and gathered ahead by two
+	// goroutines.
+	for _, opts := range [][]eachobs.Option{nil, {eachobs.Prefetch(2), eachobs.Workers(2)}} {
+		l := eachobs.NewLoader(data, 4, append(opts, eachobs.Shuffle(1))...)
 		for b := range l.Epoch(0) {
 			fmt.Print(b.Data)
 		}
@@ -171,8 +186,8 @@ func ExamplePartition() {
 	// padded to equal length by repeating its start (PyTorch's DistributedSampler,
 	// drop_last=False): 3 and 2, first in the permutation, are seen twice.
 	for rank := range 3 {
-		part := subset.Part{Index: rank, Parts: 3, Strided: true, Remainder: subset.Pad}
-		l := eachobs.NewLoader(data, 2, 42, eachobs.Partition(part))
+		part := index.Part{Index: rank, Parts: 3, Strided: true, Tail: index.Pad}
+		l := eachobs.NewLoader(data, 2, eachobs.Shuffle(42), eachobs.Partition(part))
 		var batches [][]int
 		for b := range l.Epoch(0) {
 			batches = append(batches, slices.Clone(b.Data))
@@ -189,7 +204,7 @@ func ExampleBalancedObs() {
 	x := container.FromSlice([]float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6})
 	y := container.FromSlice([]string{"common", "common", "common", "common", "common", "rare"})
 	data, _ := tuples.Zip2(x, y)
-	seq, err := eachobs.BalancedObs[string](data, 1000, rand.New(rand.NewPCG(1, 1)))
+	seq, err := eachobs.BalancedObs(data, 1000, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		fmt.Println(err)
 		return

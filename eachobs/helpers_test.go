@@ -2,12 +2,14 @@ package eachobs_test
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"testing"
+	"time"
 
-	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 )
 
 func iota(n int) []int {
@@ -27,28 +29,35 @@ type rec struct {
 	Count   int
 }
 
-func collect(seq func(func(eachobs.Batch[[]int]) bool)) []rec {
+func recOf(b eachobs.Batch[[]int]) rec {
+	return rec{slices.Clone(b.Data), slices.Clone(b.Indices), b.Real, b.Pos, b.Count}
+}
+
+func collect(seq iter.Seq[eachobs.Batch[[]int]]) []rec {
 	var out []rec
 	for b := range seq {
-		out = append(out, rec{slices.Clone(b.Data), slices.Clone(b.Indices), b.Real, b.Pos, b.Count})
+		out = append(out, recOf(b))
 	}
 	return out
 }
 
 // checkData checks that each batch's data is the observations its indices name,
-// in a container whose observation i is 10*i (padding of PadWith is -1).
-func checkData(t *testing.T, what string, rs []rec) {
+// in a container whose observation i is 10*i, and that Indices are container
+// indices (padding repeats real ones: there is no -1 any more).
+func checkData(t *testing.T, what string, n int, rs []rec) {
 	t.Helper()
 	for k, r := range rs {
 		if len(r.Data) != len(r.Indices) {
 			t.Fatalf("%s: batch %d holds %d observations and %d indices", what, k, len(r.Data), len(r.Indices))
 		}
+		if r.Real < 0 || r.Real > len(r.Indices) {
+			t.Fatalf("%s: batch %d has Real %d of %d slots", what, k, r.Real, len(r.Indices))
+		}
 		for j, i := range r.Indices {
-			want := 10 * i
-			if i == -1 {
-				want = -1
+			if i < 0 || i >= n {
+				t.Fatalf("%s: batch %d slot %d has index %d outside [0, %d)", what, k, j, i, n)
 			}
-			if r.Data[j] != want {
+			if r.Data[j] != 10*i {
 				t.Fatalf("%s: batch %d slot %d = %d, index %d", what, k, j, r.Data[j], i)
 			}
 		}
@@ -63,9 +72,7 @@ func tens(n int) container.Slice[int] {
 	return s
 }
 
-var padStrings = batchview.PadWith(batchview.FillSlice("x"))
-
-var policies = []batchview.Policy{batchview.Keep, batchview.Drop, batchview.Pad, batchview.PadWith(batchview.FillSlice(-1)), batchview.RollOver}
+var tails = []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver}
 
 // parallelism is every combination of prefetch and workers the property tests run.
 var parallelism = []struct{ prefetch, workers int }{{0, 1}, {1, 1}, {3, 1}, {0, 2}, {2, 3}, {1, 4}}
@@ -75,3 +82,20 @@ func parOpts(prefetch, workers int) []eachobs.Option {
 }
 
 func name(parts ...any) string { return fmt.Sprint(parts...) }
+
+// withTimeout runs f in a goroutine and fails the test if it has not returned
+// after d, so that a regression to a deadlock fails instead of hanging CI. f
+// reports with t.Error, not t.Fatal (it runs in another goroutine).
+func withTimeout(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("still running after %v: deadlock", d)
+	}
+}

@@ -55,23 +55,28 @@ func loop[X any](cfg *config, more func(k int) bool, keep *spares[[]step[X]], ne
 	var slots []step[X]
 	if keep != nil {
 		slots, _ = keep.get(func(s []step[X]) bool { return len(s) == depth })
-		if !cfg.owned {
-			defer keep.put(slots)
-		}
 	}
 	if slots == nil {
 		slots = make([]step[X], depth)
 	}
+	if keep != nil && !cfg.owned {
+		defer keep.put(slots) // the slots in use, not the nil of a first run
+	}
 	owned := cfg.owned
+	// One prepare function for the run, not a closure per step (which would
+	// allocate on every batch): emit calls it before it returns, so it reads the
+	// k of the step being emitted.
+	var k int
+	prepare := func(s *step[X]) {
+		if owned { // fresh memory for every step
+			var zero X
+			s.data, s.idx = zero, nil
+		}
+		next(s, k)
+	}
 	pipeline.Run(pipeline.Config{Op: "eachobs", Workers: workers}, slots, func(emit pipeline.Emit[step[X]]) error {
-		for k := 0; more(k); k++ {
-			if !emit(func(s *step[X]) {
-				if owned { // fresh memory for every step
-					var zero X
-					s.data, s.idx = zero, nil
-				}
-				next(s, k)
-			}) {
+		for k = 0; more(k); k++ {
+			if !emit(prepare) {
 				return nil
 			}
 		}

@@ -2,7 +2,6 @@ package eachobs_test
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )
@@ -50,7 +50,7 @@ func TestRandomBatches(t *testing.T) {
 	for _, par := range parallelism {
 		rng := rand.New(rand.NewPCG(3, 3))
 		got := collect(eachobs.RandomBatches(c, 7, 30, rng, parOpts(par.prefetch, par.workers)...))
-		checkData(t, "RandomBatches", got)
+		checkData(t, "RandomBatches", 50, got)
 		if len(got) != 30 {
 			t.Fatalf("%d batches, want 30", len(got))
 		}
@@ -76,38 +76,65 @@ func TestRandomBatches(t *testing.T) {
 	}
 }
 
-func TestSamplingPanics(t *testing.T) {
+// TestArgumentPanics checks that every programmer error panics at the call that
+// builds the loop, with a *container.ArgError naming the function, the argument
+// and the value.
+func TestArgumentPanics(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	tests := []struct {
-		name, want string
-		f          func()
+		name, op, arg string
+		value         any
+		f             func()
 	}{
-		{"nil rng", "nil *rand.Rand", func() { eachobs.RandomObs(tens(3), 1, nil) }},
-		{"count", "count -2 < 0", func() { eachobs.RandomObs(tens(3), -2, rng) }},
-		{"empty", "0 observations", func() { eachobs.RandomBatches(tens(0), 2, 1, rng) }},
-		{"size", "batch size 0 < 1", func() { eachobs.RandomBatches(tens(3), 0, 1, rng) }},
-		{"option", "option Shuffle does not apply", func() { eachobs.RandomBatches(tens(3), 1, 1, rng, eachobs.Shuffle(rng)) }},
-		{"Batches size", "eachobs.Batches: batch size -1 < 1", func() { eachobs.Batches(tens(3), -1) }},
-		{"loader option", "NewLoader: option Shuffle does not apply", func() { eachobs.NewLoader(tens(3), 1, 0, eachobs.Shuffle(rng)) }},
-		{"Obs option", "Obs: option LastBatch does not apply", func() { eachobs.Obs(tens(3), eachobs.LastBatch(policies[1])) }},
-		{"fill type", "PadWith fill is func([]string, int) []string, want func([]int, int) []int", func() {
-			eachobs.Batches(tens(3), 2, eachobs.LastBatch(policies[3]), eachobs.LastBatch(padStrings))
-		}},
-		{"prefetch", "negative count -1", func() { eachobs.Prefetch(-1) }},
-		{"workers", "0 workers < 1", func() { eachobs.Workers(0) }},
-		{"epoch", "negative epoch -1", func() { eachobs.NewLoader(tens(3), 1, 0).Epoch(-1) }},
+		{"nil rng", "eachobs.RandomObs", "rng", (*rand.Rand)(nil), func() { eachobs.RandomObs(tens(3), 1, nil) }},
+		{"count", "eachobs.RandomObs", "count", -2, func() { eachobs.RandomObs(tens(3), -2, rng) }},
+		{"empty", "eachobs.RandomBatches", "count", 1, func() { eachobs.RandomBatches(tens(0), 2, 1, rng) }},
+		{"size", "eachobs.RandomBatches", "batch size", 0, func() { eachobs.RandomBatches(tens(3), 0, 1, rng) }},
+		{"random option", "eachobs.RandomBatches", "option", "Shuffle", func() { eachobs.RandomBatches(tens(3), 1, 1, rng, eachobs.Shuffle(1)) }},
+		{"random tail", "eachobs.RandomBatches", "option", "Tail", func() { eachobs.RandomBatches(tens(3), 1, 1, rng, eachobs.Tail(index.Drop)) }},
+		{"Batches size", "eachobs.NewLoader", "batch size", -1, func() { eachobs.Batches(tens(3), -1) }},
+		{"loader size", "eachobs.NewLoader", "batch size", 0, func() { eachobs.NewLoader(tens(3), 0) }},
+		{"nil option", "eachobs.NewLoader", "option", "nil", func() { eachobs.NewLoader(tens(3), 1, nil) }},
+		{"Obs tail", "eachobs.Obs", "option", "Tail", func() { eachobs.Obs(tens(3), eachobs.Tail(index.Drop)) }},
+		{"Obs owned", "eachobs.Obs", "option", "Owned", func() { eachobs.Obs(tens(3), eachobs.Owned()) }},
+		{"tail", "eachobs.Tail", "tail", index.Tail(9), func() { eachobs.Tail(9) }},
+		{"prefetch", "eachobs.Prefetch", "count", -1, func() { eachobs.Prefetch(-1) }},
+		{"workers", "eachobs.Workers", "workers", 0, func() { eachobs.Workers(0) }},
+		{"balanced rng", "eachobs.BalancedObs", "rng", (*rand.Rand)(nil), func() { eachobs.BalancedObs(labeled(3), 1, nil) }},
+		{"balanced count", "eachobs.BalancedObs", "count", -3, func() { eachobs.BalancedObs(labeled(3), -3, rng) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				r := fmt.Sprint(recover())
-				if !strings.Contains(r, tc.want) || !strings.Contains(r, "obskit/eachobs") {
-					t.Errorf("panic %q, want an eachobs message containing %q", r, tc.want)
-				}
-			}()
-			tc.f()
+			err := argPanic(tc.f)
+			if err == nil {
+				t.Fatal("no panic")
+			}
+			if err.Op != tc.op || err.Arg != tc.arg || err.Value != tc.value {
+				t.Errorf("panic %+v, want Op %q Arg %q Value %v", err, tc.op, tc.arg, tc.value)
+			}
+			if !strings.HasPrefix(err.Error(), "obskit/"+tc.op+": ") {
+				t.Errorf("message %q does not name obskit/%s", err, tc.op)
+			}
 		})
 	}
+	// An epoch outside the loader's plan is an argument error too (see
+	// TestLoaderHugeEpochs for the upper bound).
+	if err := argPanic(func() { eachobs.NewLoader(tens(3), 1).Epoch(-1) }); err == nil || err.Arg != "epoch" {
+		t.Errorf("Epoch(-1) panic %v, want a *container.ArgError for the epoch", err)
+	}
+}
+
+// labeled returns tens(n) labeled with "a" and "b" in turn.
+func labeled(n int) *tuples.Tuple2[container.Slice[int], container.Slice[string], int, []int, string, []string] {
+	labels := make([]string, n)
+	for i := range labels {
+		labels[i] = string(rune('a' + i%2))
+	}
+	data, err := tuples.Zip2(tens(n), container.FromSlice(labels))
+	if err != nil {
+		panic(err)
+	}
+	return data
 }
 
 func TestBalancedObs(t *testing.T) {
@@ -123,7 +150,7 @@ func TestBalancedObs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq, err := eachobs.BalancedObs[string](data, 4000, rand.New(rand.NewPCG(2, 2)))
+	seq, err := eachobs.BalancedObs(data, 4000, rand.New(rand.NewPCG(2, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,10 +166,25 @@ func TestBalancedObs(t *testing.T) {
 	if k != 4000 || count["b"] < 1800 || count["b"] > 2200 {
 		t.Errorf("%d draws, %v by class; want 4000 draws, about 2000 of each", k, count)
 	}
-	if _, err := eachobs.BalancedObs[int](data, 1, rand.New(rand.NewPCG(2, 2))); !errors.Is(err, container.ErrNoTargets) {
-		t.Errorf("BalancedObs[int] on string targets: err = %v, want ErrNoTargets", err)
-	}
-	if _, err := eachobs.BalancedObs[int](container.FromSlice([]int{}), 1, rand.New(rand.NewPCG(2, 2))); !errors.Is(err, subset.ErrEmpty) {
+	if _, err := eachobs.BalancedObs(labeled(0), 1, rand.New(rand.NewPCG(2, 2))); !errors.Is(err, subset.ErrEmpty) {
 		t.Errorf("BalancedObs on an empty container: err = %v, want ErrEmpty", err)
+	}
+	seq, err = eachobs.BalancedObs(labeled(0), 0, rand.New(rand.NewPCG(2, 2)))
+	if err != nil {
+		t.Fatalf("no draws from an empty container: %v", err)
+	}
+	for range seq {
+		t.Error("0 draws yielded an observation")
+	}
+	// Through a view: the classes of a shuffled subset are those of its members.
+	view := subset.Range(data, 0, 50)
+	seq, err = eachobs.BalancedObs(view, 100, rand.New(rand.NewPCG(2, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, obs := range seq {
+		if obs != view.GetObs(i) {
+			t.Fatalf("BalancedObs of a view yielded index %d with %+v, want %+v", i, obs, view.GetObs(i))
+		}
 	}
 }

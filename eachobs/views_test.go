@@ -15,7 +15,7 @@ import (
 func TestViewsKeepTheFastPath(t *testing.T) {
 	src := containertest.NewCounting(tens(100))
 	view := subset.Shuffle(subset.Range(src, 10, 90), rand.New(rand.NewPCG(1, 1)))
-	for _, opts := range [][]eachobs.Option{nil, {eachobs.Prefetch(2), eachobs.Workers(2)}} {
+	for _, opts := range [][]eachobs.Option{nil, {eachobs.Shuffle(4)}, {eachobs.Prefetch(2), eachobs.Workers(2)}} {
 		src.Reset()
 		n := 0
 		for b := range eachobs.Batches(view, 16, opts...) {
