@@ -16,12 +16,14 @@
 // A view of a Batched container is Batched with the same batch type, and its
 // GetObsInto is one GetObsInto call on the source with mapped indices: a subset of
 // an array batches through the array's gather kernel. Views are
-// [container.Wrapper]s, so [container.Targets] reads a source's targets through any
-// chain of views, shuffles and splits.
+// [container.IndexView]s, so loops, label readers and conversions go straight to
+// the source.
 //
 // Every function here takes a [container.Batched]; a container with only Nobs and
-// GetObs becomes one with [container.AsBatched]. Call sites need no type arguments
-// ("subset.Split(data, rng, 0.8)").
+// GetObs becomes one with [container.AsBatched] (Go cannot do it implicitly; the
+// package documentation of container shows the compiler's message). Call sites
+// need no type arguments ("subset.Split(data, rng, 0.8)",
+// "subset.StratifiedSplit(data, rng, 0.8)").
 //
 // # Randomness
 //
@@ -29,18 +31,18 @@
 // container. A nil rng keeps the data order; a non-nil rng shuffles first, which
 // means exactly: the result is that of the same call on [Shuffle](c, rng), whose
 // permutation is rng.Perm(c.Nobs()). The same rng state gives the same result, on
-// every platform. [PermInto] writes that permutation into a caller's slice.
+// every platform. index.PermInto writes that permutation into a caller's slice.
 //
 // # Splits
 //
-// [Split] cuts a container into len(fractions)+1 consecutive parts, in data order
-// or shuffled first; [SplitCounts] does the same by counts; [SplitIndices] is the
-// index form for data kept elsewhere, and [SplitSizes] gives the part sizes alone.
-// The sizes follow MLUtils.splitobs exactly, translated to 0-based ranges: the
-// first part of n observations at fraction a has round(a*n) observations, rounding
-// half to even (Julia's and Python's round, not Go's math.Round); the remaining
-// fractions are rescaled to the remaining observations and split the same way; the
-// last part takes the rest. So
+// [Split] cuts a container into consecutive parts, one per fraction and one for
+// the rest when the fractions sum to less than 1, in data order or shuffled
+// first; [SplitCounts] does the same by counts. Applied to [Iota](n) they are index
+// forms for data kept elsewhere. The sizes follow MLUtils.splitobs exactly,
+// translated to 0-based ranges: the first part of n observations at fraction a
+// has round(a*n) observations, rounding half to even (Julia's and Python's round,
+// not Go's math.Round); the remaining fractions are rescaled to the remaining
+// observations and split the same way; the last part takes the rest. So
 //
 //	n = 10 at 0.7         -> [0,7) [7,10)
 //	n = 10 at (0.5, 0.3)  -> [0,5) [5,8) [8,10)
@@ -48,8 +50,12 @@
 //	n = 150 at (0.2, 0.3) -> sizes 30, 45, 75
 //	n = 15 at 0.7         -> sizes 10, 5 (10.5 rounds to the even 10)
 //
-// Fractions outside [0, 1] and fractions summing to more than 1 are errors
-// ([ErrFraction]); a sum up to 1+1e-9 counts as 1, so 0.1+0.2+0.7 is accepted.
+// Fractions that sum to 1 (within 1e-9) make exactly one part each: 0.7, 0.15,
+// 0.15 gives three parts, the last taking the rounding remainder. Fractions outside
+// [0, 1] and fractions summing to more than 1 are errors ([ErrFraction]). A part
+// that would be empty although its fraction is above 0 (10 observations at 0.95
+// leave no rest) is an error ([ErrEmpty]); a fraction of exactly 0 asks for an
+// empty part.
 // scikit-learn's train_test_split rounds differently (floor(train_size*n) for a
 // train fraction, ceil(test_size*n) for a test fraction); [SplitCounts] reproduces
 // any split given by counts.
@@ -64,25 +70,27 @@
 // at 0.5 give the parts [0,1,4,5,6] and [2,3,7,8,9]. (MLUtils concatenates the
 // classes' blocks instead; the parts hold the same observations.)
 //
-// The classes are the targets of the container, read with [container.Targets]:
-// the [container.Targeted] ability of the container or of any source behind its
-// views (a tuple's last member), or the observations themselves for a container
-// of labels. [WithTargets] attaches a label slice to any container and
-// [WithTargetFunc] derives targets from each observation; since the labels then
-// travel with the container, they stay aligned through shuffles and views. Go
-// cannot infer the label type from a container whose targets are an optional
-// ability, so it is the one type argument these functions need:
+// Stratification needs labels, and they are typed: the functions that need them
+// take a labeled container, one whose observations are tuples.Pair[X, L] with an
+// ordered label type L (numbers, strings), such as tuples.Zip2(features, labels)
+// and every view of one. The compiler infers L and refuses a container without
+// labels; labels travel with the features, so they stay aligned through shuffles
+// and splits, and tuples.Labels reads them without gathering the features:
 //
-//	parts, err := subset.StratifiedSplit[string](data, rng, 0.8)
+//	data, err := tuples.Zip2(x, container.FromSlice(y))
+//	parts, err := subset.StratifiedSplit(data, rng, 0.8)
 //
-// Index forms ([StratifiedSplitIndices]) take the labels as a slice and infer it.
-// Labels compare with ==; classes are numbered in order of first appearance.
+// For labels in a slice alone, zip them with [Iota](n) and read the indices with
+// [View.Indices]. Classes are numbered in order of first appearance.
+// StratifiedSplit refuses, with an error naming the largest class and its size
+// ([ErrEmpty]), a split whose classes are too small to put anything in a part
+// (scikit-learn refuses these too).
 //
 // # Folds
 //
 // [KFolds] returns k folds (MLUtils.kfolds, scikit-learn KFold): the observations
 // are cut into k consecutive blocks whose sizes differ by at most one, the larger
-// blocks first ([Chunk]: 10 in 5 folds gives [0,2) [2,4) [4,6) [6,8) [8,10), 10 in
+// blocks first (index.Chunk: 10 in 5 folds gives [0,2) [2,4) [4,6) [6,8) [8,10), 10 in
 // 3 folds gives [0,4) [4,7) [7,10)); fold f validates on block f and trains on the
 // others, in data order. 2 <= k <= n, else [ErrFolds]. [LeaveOut] is
 // MLUtils.leavepout: k-fold with k = floor(n/p), 1 <= p <= n/2. A non-nil rng
@@ -118,29 +126,27 @@
 //
 // [Partition] gives one worker of distributed training its [Part] of the data:
 // part Index of Parts (MXNet part_index/num_parts, PyTorch rank/num_replicas),
-// contiguous (MXNet, [Chunk] blocks) or strided (positions Index, Index+Parts, ...,
-// PyTorch DistributedSampler). The [Remainder] says what happens to the n mod Parts
-// leftover observations: Spread (parts differ by at most one, and together hold
-// every observation exactly once), Pad (every part has ceil(n/Parts), the padded
-// positions repeat the data from its start, DistributedSampler drop_last=False) or
-// Drop (every part has floor(n/Parts), the last positions are dropped,
-// drop_last=True). Every worker passes an rng with the same seed so that all
-// partition the same shuffle.
+// contiguous (MXNet, index.Chunk blocks) or strided (positions Index, Index+Parts, ...,
+// PyTorch DistributedSampler), with the rules of index.Part: its Tail says what
+// happens to the n mod Parts leftover observations: Keep (parts differ by at most
+// one, and together hold every observation exactly once), Pad (every part has
+// ceil(n/Parts), the padded positions repeat the data from its start,
+// DistributedSampler drop_last=False) or Drop (every part has floor(n/Parts), the
+// last positions are dropped, drop_last=True). Every worker passes an rng with the
+// same seed so that all partition the same shuffle.
 //
-// # Targets and groups
+// # Classes
 //
-// [GroupByTarget] groups the observations by target (label -> indices, classes in
-// order of first appearance, members in data order) and [CountTargets] counts
-// them; [GroupLabels] and [CountLabels] do the same for a label slice.
+// [Classes] groups the observations of labeled data by label (classes in order
+// of first appearance, members in data order); the size of a class is the length
+// of its index list.
 //
-// # Building blocks for batch loops
+// # Index arithmetic
 //
-// Batch loops that keep their own buffers reuse the index rules directly, without
-// allocating per batch or per epoch: [PermInto] (a per-epoch permutation into a
-// reused slice, equal to rng.Perm), [SplitSizes], [Chunk] (the fold and
-// contiguous-partition block rule), [Part.Len] and [Part.Pos] (the partition rule
-// for any permutation), and [View.MapIndices] with [View.Source] (a view's
-// GetObsInto with the caller's scratch slice instead of the package's pool).
+// The rules this package applies to containers (permutations, chunks,
+// partitions) are package index's, which the loops share: a batch loop maps
+// positions through index.PermInto and index.Part itself, and reads a view
+// through [View.MapIndices] and [View.Source] with its own scratch slice.
 //
 // # MLUtils and scikit-learn
 //
@@ -150,17 +156,17 @@
 //	splitobs(x; at)          -                              Split(x, nil, at...)
 //	splitobs(x; at,          train_test_split(x,            Split(x, rng, at...)
 //	  shuffle=true)            train_size=at)               (sizes may differ by one)
-//	splitobs(n; at)          -                              SplitIndices(n, nil, at...)
-//	splitobs(x; at,          train_test_split(x,            StratifiedSplit[L](x, rng, at...)
-//	  stratified=y)            stratify=y)
+//	splitobs(n; at)          -                              Split(Iota(n), nil, at...)
+//	splitobs(x; at,          train_test_split(x,            StratifiedSplit(Zip2(x, y),
+//	  stratified=y)            stratify=y)                    rng, at...)
 //	kfolds(x, k)             KFold(k)                       KFolds(x, nil, k)
 //	kfolds(shuffleobs(x),k)  KFold(k, shuffle=True)         KFolds(x, rng, k)
-//	-                        StratifiedKFold(k)             StratifiedKFolds[L](x, nil, k)
+//	-                        StratifiedKFold(k)             StratifiedKFolds(xy, nil, k)
 //	leavepout(x, p)          -                              LeaveOut(x, nil, p)
 //	-                        TimeSeriesSplit(k, ...)        TimeSeriesFolds(x, k, TimeSeries{...})
-//	oversample(x, y)         -                              Oversample[L](x, rng, 1)
-//	undersample(x, y)        -                              Undersample[L](x, rng)
+//	oversample(x, y)         -                              Oversample(xy, rng, 1)
+//	undersample(x, y)        -                              Undersample(xy, rng)
 //	randobs(x, n)            resample(x, n_samples=n)       RandObs(x, rng, n)
-//	group_indices(y)         -                              GroupLabels(y)
-//	targets(f, x)            -                              WithTargetFunc(x, f)
+//	group_indices(y)         -                              Classes(xy)
+//	targets(x)               -                              tuples.Labels(xy)
 package subset
