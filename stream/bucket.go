@@ -26,7 +26,7 @@ var ErrLength = errors.New("negative length")
 // a batch.
 //
 // To pad within the bucket, as bucket_by_sequence_length does, compose with
-// [Pad]: stream.Pad(stream.Bucket(r, ...), 0) pads each batch to its longest
+// [Mask]: stream.Mask(stream.Bucket(r, ...), 0) pads each batch to its longest
 // sequence, which is shorter than the bucket's upper boundary.
 //
 // A negative length ends the stream with an error wrapping [ErrLength]. Bucket

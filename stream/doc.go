@@ -24,15 +24,18 @@
 //
 // Decorators take readers and return readers, so they compose:
 //
-//	r := stream.Batch(stream.Shuffle(stream.ParallelMap(src, 4, decode), 1000, rng), 32, stream.DropTail)
+//	r := stream.Batches(stream.ShuffleBuffer(stream.ParallelMap(src, 4, decode), 1000, rng), 32, index.Drop)
 //
 // Values: [Map], [MapErr] (a map that can fail), [Filter], [Take], [Chain].
-// Several streams in step: [Zip] (two of any types into a [Pair]) and [ZipN] (any
-// number of one type), with [Strict] alignment (an error wrapping [ErrNotAligned]
-// when lengths differ) or [Truncate]. Order: [BlockShuffle] (PaddlePaddle's
-// shuffle, block by block) and [Shuffle] (tf.data's sliding buffer), both drawing
-// from an explicit *rand.Rand. Batches: [Batch] into slices of n with a [Tail]
-// policy, [BatchSizes] for sizes from a scheme, [Unbatch] back to values.
+// Several streams in step: [Zip] (two of any types into a tuples.Pair) and [ZipN]
+// (any number of one type), with [Strict] alignment (an error wrapping
+// [ErrNotAligned] when lengths differ) or [Truncate]. Order: [BlockShuffle]
+// (PaddlePaddle's shuffle, block by block) and [ShuffleBuffer] (tf.data's sliding
+// buffer), both drawing from an explicit *rand.Rand. Batches: [Batches] into
+// slices of a size with the last batch kept or dropped (index.Keep, index.Drop:
+// the kit's one vocabulary of the last batch; a stream of unknown length cannot
+// pad from its start or roll over), [BatchSizes] for sizes from a scheme,
+// [Unbatch] back to values.
 // Memory: [Cache] reads once and replays.
 //
 // # Goroutines
@@ -41,63 +44,61 @@
 // goroutines and keeps the input order unless told [Unordered]. Both start their
 // goroutines when a pass starts and have stopped them when it returns, also when
 // the consumer breaks out of its loop early or panics. A panic in one of their
-// goroutines is raised again in the consumer as a [*container.PanicError]. They are the
-// only decorators that start goroutines; [Zip] and [ZipN] pull their readers with
-// iter.Pull2, which they release before a pass returns.
+// goroutines is raised again in the consumer as a [*container.PanicError], naming
+// the step. They are the only decorators that start goroutines, and they do it
+// through the kit's one pipeline (internal/pipeline), which also runs the eachobs
+// loops; [Zip] and [ZipN] pull their readers with iter.Pull2, which they release
+// before a pass returns.
 //
 // # Errors
 //
 // A reader that fails yields the zero value with its error as its last element.
 // Every decorator forwards an error as soon as it reaches it, after the values
-// that came before it (decorators that buffer, such as the shuffles and [Batch],
+// that came before it (decorators that buffer, such as the shuffles and [Batches],
 // drop what they hold), and stops reading its source. So an error from a source
 // always reaches the consumer, in place, through any chain of decorators and
 // goroutines, and it is always the last thing the consumer sees. Programmer
 // errors (a nil reader, a buffer size below 1) panic when the decorator is built,
-// with a message naming the function and the value.
+// with a [*container.ArgError] naming the function and the value.
 //
 // # Data streams over containers
 //
 // Fuel separates a stateless dataset from a stateful stream. Here the dataset is
 // any obskit container, the state of a pass lives in the reader, and an
-// iteration scheme of package scheme says which observations to read:
+// iteration scheme of package index says which observations to read:
 //
-//	r := stream.Batches(x, scheme.ShuffledBatches(x.Nobs(), 128, rng))
+//	r := stream.Gather(x, index.ShuffledBatches(x.Nobs(), 128, index.Keep, rng))
 //
-// [Batches] gathers each index list through the container's GetObsInto into one
-// buffer reused for the whole pass (no allocation per batch after the first);
-// [BatchCopies] gives each batch its own memory; [Examples] reads single
-// observations for an example scheme. Streams over one container may run at
-// once, on any goroutines. For a stream that cannot be indexed, [BatchSizes]
-// takes batch sizes from a size scheme (scheme.Constant).
+// [Gather] gathers each index list through the container's GetObsInto into a
+// batch the consumer owns; [Examples] reads single observations for an example
+// scheme (index.Shuffled). Streams over one container may run at once, on any
+// goroutines. For a stream that cannot be indexed, [BatchSizes] takes batch sizes
+// from a size scheme (index.Sizes). A loop that reuses one buffer per batch is
+// package eachobs.
 //
 // # Stream wrappers
 //
 // Fuel's wrappers are decorators too: Mapping is [Map], Filter is [Filter],
-// Batch is [Batch], Unpack is [Unbatch], Merge is [Zip] or [ZipN]. Besides them:
+// Batch is [Batches], Unpack is [Unbatch], Merge is [Zip] or [ZipN]. Besides them:
 //
 //   - [SortWindow] sorts within a window of values (by sequence length, say), so
 //     that the batches made next need little padding;
-//   - [PadBatch] and [Pad] pad variable-length sequences to the longest of their
-//     batch and add a mask ([Padded]); Fuel's "<name>_mask" source is the Mask
-//     field beside Data;
+//   - [MaskBatch] and [Mask] pad variable-length sequences to the longest of their
+//     batch with a value and add a mask ([Masked]); Fuel's "<name>_mask" source is
+//     the Mask field beside Data;
 //   - [Bucket] batches by length buckets with a batch size per bucket, tf.data's
-//     bucket_by_sequence_length; compose with [Pad] to pad within the bucket;
-//   - [ScaleShift] and [Cast] (Fuel's ScaleAndShift and Cast) on []E batches,
-//     [ScaleShiftArrays] and [CastArrays] on *arraycontainer.Array batches. Cast
-//     never changes a value silently: a value the target type cannot hold is an
-//     error wrapping [ErrRange].
+//     bucket_by_sequence_length; compose with [Mask] to pad within the bucket;
+//   - Fuel's ScaleAndShift and Cast are package convert's ScaleInto and CastInto,
+//     applied with [Map] or [MapErr]; they never change a value silently.
 //
 // # Ownership
 //
-// Values pass through decorators unchanged. [Batch], [BatchSizes], [ZipN],
-// [Bucket], [Pad], [ScaleShift], [Cast] and their array forms hand out newly
-// allocated values the consumer owns; none modifies the values it reads.
-// Decorators that keep values past the step that yielded them (the shuffles,
-// [Batch], [BatchSizes], [Bucket], [SortWindow], [Cache], [Prefetch],
-// [ParallelMap]) need a source whose values stay valid. Every reader of this
-// package yields such values except [Batches], whose batch is valid until the
-// next step: use [BatchCopies] before such decorators.
+// Values pass through decorators unchanged. [Batches], [BatchSizes], [ZipN],
+// [Bucket], [Mask] and [Gather] hand out newly allocated values the consumer owns;
+// none modifies the values it reads. Decorators that keep values past the step
+// that yielded them (the shuffles, [Batches], [BatchSizes], [Bucket],
+// [SortWindow], [Cache], [Prefetch], [ParallelMap]) need a source whose values
+// stay valid, which every reader of this package yields.
 //
 // # Concurrency
 //
@@ -116,24 +117,24 @@
 //	buffered(r, size)              Prefetch
 //	firstn(r, n)                   Take
 //	cache(r)                       Cache
-//	batch(r, batch_size, drop_last)  Batch with KeepTail or DropTail
+//	batch(r, batch_size, drop_last)  Batches with index.Keep or index.Drop
 //
 // # From Fuel
 //
 //	Dataset (IndexableDataset)          any container.Container or container.Batched
-//	DataStream(dataset, scheme)         Batches, BatchCopies (batch schemes), Examples (example schemes)
-//	SequentialScheme, ShuffledScheme    scheme.SequentialBatches, scheme.ShuffledBatches
-//	Sequential/ShuffledExampleScheme    scheme.SequentialExamples, scheme.ShuffledExamples
-//	ConstantScheme                      scheme.Constant, scheme.Forever, with BatchSizes
+//	DataStream(dataset, scheme)         Gather (batch schemes), Examples (example schemes)
+//	SequentialScheme, ShuffledScheme    index.Batches, index.ShuffledBatches
+//	Sequential/ShuffledExampleScheme    index.Sequential, index.Shuffled
+//	ConstantScheme                      index.Sizes with BatchSizes
 //	get_epoch_iterator()                one range over the reader
 //	Mapping, Filter                     Map (MapErr), Filter
-//	Batch, Unpack                       Batch, Unbatch
+//	Batch, Unpack                       Batches, Unbatch
 //	SortMapping over a large batch      SortWindow
-//	Padding (adds <name>_mask)          Pad, PadBatch (the Mask field of Padded)
+//	Padding (adds <name>_mask)          Mask, MaskBatch (the Mask field of Masked)
 //	Merge                               Zip, ZipN
-//	ScaleAndShift, Cast                 ScaleShift, Cast (ScaleShiftArrays, CastArrays for arrays)
+//	ScaleAndShift, Cast                 Map with convert.ScaleInto, MapErr with convert.CastInto
 //
-// tf.data's Dataset.shuffle is [Shuffle], its map with num_parallel_calls is
-// [ParallelMap], its prefetch is [Prefetch], and bucket_by_sequence_length is
-// [Bucket] followed by [Pad].
+// tf.data's Dataset.shuffle is [ShuffleBuffer], its map with num_parallel_calls
+// is [ParallelMap], its prefetch is [Prefetch], and bucket_by_sequence_length is
+// [Bucket] followed by [Mask].
 package stream

@@ -6,7 +6,7 @@ import "slices"
 // yields each window sorted by cmp (stably: equal values keep their order), the
 // last, shorter window too. It is Fuel's recipe of batching a large window,
 // sorting it (SortMapping) and unpacking it again: sorting by sequence length
-// before [Batch] gives batches of similar lengths, which need little padding.
+// before [Batches] gives batches of similar lengths, which need little padding.
 // cmp returns a negative number when a sorts before b, as for
 // [slices.SortStableFunc]. An error of r ends the stream; the unfinished window
 // is dropped. Memory holds one window.
