@@ -37,10 +37,11 @@
 // Go's type system forbids doing this implicitly: a generic function cannot accept
 // a Container[T] and, only when the argument happens to have GetObsInto, keep its
 // batch type B, because B must be known when the call is compiled. Without the
-// adapter the compiler reports, for a type files with only the two methods:
+// adapter the compiler reports, for a variable fs of a type files whose
+// observations are strings and which has only the two methods:
 //
-//	in call to subset.Split, type files of files does not match inferred type
-//	container.Batched[T, B] for container.Batched[T, B]
+//	in call to subset.Split, type files of fs does not match inferred type
+//	container.Batched[string, B] for container.Batched[T, B]
 //
 // [Slice] and [Func] are Batched already, so a []T or a function of the index needs
 // no adapter.
