@@ -102,7 +102,7 @@ var contextDefs = []targetDef{
 	{3, "the prefetch pipeline without the kit: two goroutines handing 469 steps of 50 µs of work each way through a ring of two, with blocking receives",
 		"pipeline time / serial time (0.5 is perfect overlap)",
 		metricRef{"bench", "BenchmarkHandoff", "block/serial"}, nil, "", 0},
-	{3, "the same pipeline with the polling receive eachobs uses (internal/handoff)",
+	{3, "the same pipeline with the polling receive eachobs uses (internal/pipeline)",
 		"pipeline time / serial time (0.5 is perfect overlap)",
 		metricRef{"bench", "BenchmarkHandoff", "handoff/serial"}, nil, "", 0},
 	{4, "a provider's epoch against the eachobs loop it wraps (MNIST-sized rows)",

@@ -2,20 +2,15 @@ package main
 
 import (
 	"math"
-	"math/rand/v2"
 	"unsafe"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/tuples"
 )
 
 // labeled is the data the classifier learns from and is scored on: a tuple of
 // features and class codes, or any view of it (a split part, a fold).
-type labeled[E arraycontainer.Number] = container.Batched[
-	tuples.Pair[*arraycontainer.Array[E], int],
-	tuples.Pair[*arraycontainer.Array[E], []int]]
+type labeled[E arraycontainer.Number] = arraycontainer.Labeled[E, int]
 
 // centroids is a nearest-centroid classifier: the model is the mean of every
 // class's training observations, and an observation is predicted to belong
@@ -37,9 +32,11 @@ type loops struct {
 	elemLen int64  // bytes per feature element
 }
 
-func newLoops[E arraycontainer.Number](size, d, k int, fitM, scoreM *meter) loops {
+// newLoops returns the loops of an experiment on the features x, in batches of
+// size, for k classes.
+func newLoops[E arraycontainer.Number](size int, x *arraycontainer.Array[E], k int, fitM, scoreM *meter) loops {
 	var zero E
-	return loops{size: size, d: d, k: k, fitM: fitM, scoreM: scoreM, elemLen: int64(unsafe.Sizeof(zero))}
+	return loops{size: size, d: x.ObsLen(), k: k, fitM: fitM, scoreM: scoreM, elemLen: int64(unsafe.Sizeof(zero))}
 }
 
 // obsBytes is the number of bytes gathered per observation: its features and
@@ -49,13 +46,13 @@ func (l loops) obsBytes() int64 {
 }
 
 // fit returns the class means of data, summed in one batch loop over data
-// shuffled by rng. The loop gathers every batch into one reused buffer
+// shuffled from seed. The loop gathers every batch into one reused buffer
 // (eachobs.Batches), so it allocates nothing per batch.
-func fit[E arraycontainer.Number](l loops, data labeled[E], rng *rand.Rand, bar *bar) *centroids {
+func fit[E arraycontainer.Number](l loops, data labeled[E], seed uint64, bar *bar) *centroids {
 	d := l.d
 	sums := make([]float64, l.k*d)
 	counts := make([]int, l.k)
-	for b := range timed(eachobs.Batches(data, l.size, eachobs.Shuffle(rng)), l.fitM, l.obsBytes(), bar) {
+	for b := range timed(eachobs.Batches(data, l.size, eachobs.Shuffle(seed)), l.fitM, l.obsBytes(), bar) {
 		x := rows(b.Data.X)
 		for r, c := range b.Data.Y {
 			sum := sums[c*d : (c+1)*d]

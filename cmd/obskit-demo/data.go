@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/datasets"
 )
 
@@ -41,13 +40,9 @@ func load(cfg config) (job, error) {
 // digits returns the handwritten digits embedded in package datasets.
 func digits() (job, error) {
 	t := datasets.Digits()
-	x, ok := t.X().(*arraycontainer.Array[uint8])
-	if !ok {
-		return nil, fmt.Errorf("datasets.Digits: features are a %T, not an array", t.X())
-	}
 	lab := labels{name: "datasets.Digits"}
-	lab.codes, lab.classes = encode(container.Collect(t.Y()))
-	return newDataset("the handwritten digits embedded in the binary (datasets.Digits)", "datasets.Digits", x, nil, lab)
+	lab.codes, lab.classes = encode(t.Y())
+	return newDataset("the handwritten digits embedded in the binary (datasets.Digits)", "datasets.Digits", t.X(), nil, lab)
 }
 
 // labels are the classes of the observations, read from a file, a CSV column

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -20,11 +21,15 @@ const (
 
 func rng(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }
 
+// seedOf returns the seed of a batch loop's shuffles (eachobs.Shuffle) for
+// stream, drawn from (seed, stream) like every other random choice.
+func seedOf(seed, stream uint64) uint64 { return rng(seed, stream).Uint64() }
+
 // experiment runs the kit's main job on d: a stratified train/test split,
 // k-fold cross-validation of a nearest-centroid classifier on the training
 // part, and a final fit on the whole training part scored on the test part.
 func (d *dataset[E]) experiment(cfg config, p *progress) (*report, error) {
-	data, err := tuples.Zip2(d.x, container.Slice[int](d.y))
+	data, err := tuples.Zip2(d.x, container.FromSlice(d.y)) // features and labels: a labeled tuple
 	if err != nil {
 		return nil, err
 	}
@@ -40,39 +45,34 @@ func (d *dataset[E]) experiment(cfg config, p *progress) (*report, error) {
 		TestPart: cfg.test,
 	}
 
-	parts, err := subset.StratifiedSplit[int](data, rng(cfg.seed, streamSplit), 1-cfg.test)
+	parts, err := subset.StratifiedSplit(data, rng(cfg.seed, streamSplit), 1-cfg.test, cfg.test)
+	if errors.Is(err, subset.ErrEmpty) {
+		return nil, fmt.Errorf("-test %v holds out no observation of the %d: the data is too small for a test (%w)", cfg.test, rep.N, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("train/test split: %w", err)
 	}
 	train, test := parts[0], parts[1]
-	if rep.Train, err = classSizes(train, k); err != nil {
-		return nil, err
-	}
-	if rep.Test, err = classSizes(test, k); err != nil {
-		return nil, err
-	}
-	if test.Nobs() == 0 {
-		return nil, fmt.Errorf("-test %v holds out no observation of the %d: the data is too small for a test", cfg.test, rep.N)
-	}
+	rep.Train, rep.Test = classSizes(train, k), classSizes(test, k)
 
 	folds, stratified, err := chooseFolds(train, cfg)
 	if err != nil {
 		return nil, err
 	}
 	rep.Stratified = stratified
-	l := newLoops[E](cfg.batch, d.x.ObsLen(), k, &rep.Fit, &rep.Score)
+	l := newLoops(cfg.batch, d.x, k, &rep.Fit, &rep.Score)
 	for f := range folds.Len() {
 		tr, val := folds.Fold(f)
 		bar := p.bar(fmt.Sprintf("fold %d/%d", f+1, folds.Len()), tr.Nobs()+val.Nobs())
-		m := fit[E](l, tr, rng(cfg.seed, streamFit+uint64(f)), bar)
-		correct := score[E](l, m, val, bar)
+		m := fit(l, tr, seedOf(cfg.seed, streamFit+uint64(f)), bar)
+		correct := score(l, m, val, bar)
 		bar.done()
 		rep.Folds = append(rep.Folds, fold{Train: tr.Nobs(), Validate: val.Nobs(), Correct: sum(correct)})
 	}
 
 	bar := p.bar("final", train.Nobs()+test.Nobs())
-	m := fit[E](l, train, rng(cfg.seed, streamFit+uint64(folds.Len())), bar)
-	rep.TestCorrect = score[E](l, m, test, bar)
+	m := fit(l, train, seedOf(cfg.seed, streamFit+uint64(folds.Len())), bar)
+	rep.TestCorrect = score(l, m, test, bar)
 	bar.done()
 	return rep, nil
 }
@@ -80,8 +80,8 @@ func (d *dataset[E]) experiment(cfg config, p *progress) (*report, error) {
 // chooseFolds returns the cross-validation folds of train: stratified when
 // every class of train has at least cfg.folds observations, plain shuffled
 // k-fold otherwise (stratified reports which).
-func chooseFolds[T, B any](train container.Batched[T, B], cfg config) (folds *subset.Folds[T, B], stratified bool, err error) {
-	folds, err = subset.StratifiedKFolds[int](train, rng(cfg.seed, streamFolds), cfg.folds)
+func chooseFolds[X, B any](train container.Batched[tuples.Pair[X, int], B], cfg config) (folds *subset.Folds[tuples.Pair[X, int], B], stratified bool, err error) {
+	folds, err = subset.StratifiedKFolds(train, rng(cfg.seed, streamFolds), cfg.folds)
 	stratified = err == nil
 	if errors.Is(err, subset.ErrClassSize) {
 		folds, err = subset.KFolds(train, rng(cfg.seed, streamFolds), cfg.folds)
@@ -93,17 +93,14 @@ func chooseFolds[T, B any](train container.Batched[T, B], cfg config) (folds *su
 }
 
 // classSizes counts the observations of each of the k classes of c, reading
-// the class codes as targets (through every view, from the tuple's labels).
-func classSizes[T any](c container.Container[T], k int) ([]int, error) {
-	codes, err := container.Targets[int](c)
-	if err != nil {
-		return nil, err
-	}
+// the class codes with tuples.Labels (through the views, from the tuple's
+// labels, without gathering the features).
+func classSizes[E arraycontainer.Number](c labeled[E], k int) []int {
 	sizes := make([]int, k)
-	for _, c := range codes {
+	for _, c := range tuples.Labels(c) {
 		sizes[c]++
 	}
-	return sizes, nil
+	return sizes
 }
 
 func sum(xs []int) int {

@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/datasets"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
@@ -67,11 +66,7 @@ func gzipFile(t *testing.T, dir, src string) string {
 func irisArrays(t *testing.T) ([]float64, []int) {
 	t.Helper()
 	d := datasets.Iris()
-	x, ok := d.X().(*arraycontainer.Array[float64])
-	if !ok {
-		t.Fatalf("datasets.Iris features are a %T", d.X())
-	}
-	return x.Clone().Data(), container.Collect(d.Y())
+	return d.X().Clone().Data(), d.Y()
 }
 
 // The digits read from their IDX files, memory-mapped or gzip'd (read into
