@@ -36,7 +36,7 @@
 //     gather (a linear layer's forward pass, or arithmetic), serial and with
 //     Prefetch(1); BenchmarkHandoff: the same shape with plain goroutines,
 //     once with blocking channel receives and once with the polling receive the
-//     kit uses (internal/handoff), which shows why the kit polls;
+//     kit uses (internal/pipeline), which shows why the kit polls;
 //   - BenchmarkMappedEpoch: the epoch over a memory-mapped .npy file, beside the
 //     same file read into memory.
 //

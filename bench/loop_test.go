@@ -11,7 +11,7 @@ import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/internal/handoff"
+	"github.com/obskit/obskit/internal/pipeline"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/tuples"
 )
@@ -22,7 +22,7 @@ const epochBytes = Obs*Width*4 + Obs*8 // features and labels moved per epoch
 
 type (
 	arrayF32  = arraycontainer.Array[float32]
-	mnistData = tuples.Tuple2[*arrayF32, *arrayF32, int, []int]
+	mnistData = arraycontainer.LabeledTuple[float32, int]
 )
 
 // mnist is the (X, y) data of every labelled workload: random float32 features
@@ -53,7 +53,7 @@ func data(b *testing.B) (d *mnistData, x []float32, y []int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return d, d.X().(*arraycontainer.Array[float32]).Data(), []int(d.Y().(container.Slice[int]))
+	return d, d.X().Data(), d.Y()
 }
 
 // copyEpoch is the limit: copy() of the same bytes, batch by batch, from
@@ -90,7 +90,7 @@ func epochSide[B any](name string, loop iter.Seq[eachobs.Batch[B]], bytes int64)
 }
 
 // BenchmarkEpoch moves one shuffled epoch of the (X, y) tuple through
-// eachobs.Batches(data, 128, eachobs.Shuffle(rng)) per operation, beside copy() of
+// eachobs.Batches(data, 128, eachobs.Shuffle(seed)) per operation, beside copy() of
 // the same bytes batch by batch (x-copy; issue 3 asks for at least 0.9) and the
 // naive loop copying the same shuffled rows one by one (x-rowcopy). allocs/op is
 // the loop's allocations per epoch of 469 batches: none per batch.
@@ -99,7 +99,7 @@ func BenchmarkEpoch(b *testing.B) {
 	bx, by := make([]float32, BatchSize*Width), make([]int, BatchSize)
 	perm := rand.New(rand.NewPCG(5, 5)).Perm(Obs)
 	paired(b,
-		epochSide("eachobs", eachobs.Batches(d, BatchSize, eachobs.Shuffle(rand.New(rand.NewPCG(2, 2)))), epochBytes),
+		epochSide("eachobs", eachobs.Batches(d, BatchSize, eachobs.Shuffle(2)), epochBytes),
 		side{"copy", epochBytes, func(int) { copyEpoch(x, y, bx, by) }},
 		side{"rowcopy", epochBytes, func(int) { rowCopyEpoch(x, y, bx, by, perm) }},
 	)
@@ -155,7 +155,7 @@ var sink float32
 // body is timed on a copy of the epoch's first batch, a full one (the last
 // batch is short: 60000 = 468 x 128 + 96).
 func calibrate(b *testing.B, d *mnistData, work body) int {
-	seq := eachobs.Batches(d, BatchSize, eachobs.Shuffle(rand.New(rand.NewPCG(3, 3))))
+	seq := eachobs.Batches(d, BatchSize, eachobs.Shuffle(3))
 	var batch []float32
 	for bt := range seq {
 		batch = slices.Clone(bt.Data.X.Data())
@@ -193,14 +193,14 @@ func spin(d time.Duration) {
 // tokens, each side spinning 50 µs per step (about the time of gathering a batch of
 // 128 MNIST rows), against the same 469 steps done serially. It runs the pipeline
 // twice, with plain blocking receives (block/serial) and with the polling receive
-// of internal/handoff that eachobs uses (handoff/serial); 0.5 is perfect overlap.
+// of internal/pipeline that eachobs uses (handoff/serial); 0.5 is perfect overlap.
 // On the 2-core VM of docs/performance.md blocking receives do not overlap at all
 // (golang/go#32113: a woken goroutine waits on its waker's core), which is why the
 // kit polls before it parks.
 func BenchmarkHandoff(b *testing.B) {
 	const steps, work = 469, 50 * time.Microsecond
 	b.ReportAllocs()
-	pipeline := func(recv func(c <-chan struct{})) time.Duration {
+	run := func(recv func(c <-chan struct{})) time.Duration {
 		ready, freed := make(chan struct{}, 2), make(chan struct{}, 2)
 		freed <- struct{}{}
 		freed <- struct{}{}
@@ -231,8 +231,8 @@ func BenchmarkHandoff(b *testing.B) {
 			spin(work) // the body
 		}
 		tSerial += time.Since(t0)
-		tBlock += pipeline(func(c <-chan struct{}) { <-c })
-		tHandoff += pipeline(func(c <-chan struct{}) { handoff.Recv(c, stop) })
+		tBlock += run(func(c <-chan struct{}) { <-c })
+		tHandoff += run(func(c <-chan struct{}) { pipeline.Poll(c, stop) })
 	}
 	b.ReportMetric(float64(tBlock)/float64(tSerial), "block/serial")
 	b.ReportMetric(float64(tHandoff)/float64(tSerial), "handoff/serial")
@@ -256,8 +256,8 @@ func BenchmarkPrefetch(b *testing.B) {
 	}{{"linear", linear()}, {"compute", compute}} {
 		b.Run(bc.name, func(b *testing.B) {
 			reps := calibrate(b, d, bc.work)
-			serial := eachobs.Batches(d, BatchSize, eachobs.Shuffle(rand.New(rand.NewPCG(4, 4))))
-			prefetch := eachobs.Batches(d, BatchSize, eachobs.Shuffle(rand.New(rand.NewPCG(4, 4))), eachobs.Prefetch(1))
+			serial := eachobs.Batches(d, BatchSize, eachobs.Shuffle(4))
+			prefetch := eachobs.Batches(d, BatchSize, eachobs.Shuffle(4), eachobs.Prefetch(1))
 			for range prefetch {
 			}
 			b.SetBytes(2 * epochBytes)
