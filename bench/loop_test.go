@@ -20,10 +20,7 @@ import (
 // int labels, shuffled batches of 128, the last one short (Keep).
 const epochBytes = Obs*Width*4 + Obs*8 // features and labels moved per epoch
 
-type (
-	arrayF32  = arraycontainer.Array[float32]
-	mnistData = arraycontainer.LabeledTuple[float32, int]
-)
+type mnistData = arraycontainer.LabeledTuple[float32, int]
 
 // mnist is the (X, y) data of every labelled workload: random float32 features
 // (so that no page is the kernel's shared zero page) and labels in 0..9, made
