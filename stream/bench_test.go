@@ -6,8 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/obsdim"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/stream"
 )
 
@@ -135,9 +134,9 @@ func BenchmarkOverhead(b *testing.B) {
 	}{
 		{"source", ints(n)},
 		{"Map", stream.Map(ints(n), func(v int) int { return v })},
-		{"Shuffle/1000", stream.Shuffle(ints(n), 1000, rng)},
+		{"ShuffleBuffer/1000", stream.ShuffleBuffer(ints(n), 1000, rng)},
 		{"BlockShuffle/1000", stream.BlockShuffle(ints(n), 1000, rng)},
-		{"Batch+Unbatch/32", stream.Unbatch(stream.Batch(ints(n), 32, stream.KeepTail))},
+		{"Batches+Unbatch/32", stream.Unbatch(stream.Batches(ints(n), 32, index.Keep))},
 		{"Prefetch/64", stream.Prefetch(ints(n), 64)},
 		{"ParallelMap/4", stream.ParallelMap(ints(n), 4, id)},
 		{"ParallelMap/4/unordered", stream.ParallelMap(ints(n), 4, id, stream.Unordered())},
@@ -194,94 +193,4 @@ func BenchmarkPrefetchOverlap(b *testing.B) {
 		tPrefetch += pass(prefetched)
 	}
 	b.ReportMetric(float64(tPrefetch)/float64(tSerial), "prefetch/serial")
-}
-
-// BenchmarkScaleShiftArrays puts one [128 784] float32 batch (an MNIST batch,
-// contiguous as every batch of Batches is) through ScaleShiftArrays per op;
-// "copy" (allocate and copy the batch) is the floor of any transform that
-// returns a new array.
-func BenchmarkScaleShiftArrays(b *testing.B) {
-	batch, err := arraycontainer.Zeros[float32]([]int{128, 784}, obsdim.First)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bytes := int64(4 * batch.Len())
-	b.Run("copy", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(bytes)
-		for b.Loop() {
-			out := make([]float32, batch.Len())
-			copy(out, batch.Data())
-		}
-	})
-	b.Run("ScaleShiftArrays", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(bytes)
-		r := stream.ScaleShiftArrays(stream.FromSlice([]*arraycontainer.Array[float32]{batch}), 1.0/255, -0.5)
-		for b.Loop() {
-			for out, err := range r {
-				if err != nil || out.Len() != batch.Len() {
-					b.Fatal(out, err)
-				}
-			}
-		}
-	})
-}
-
-// BenchmarkCast casts one batch of 100,352 values (128 MNIST images) per op:
-// bytes to float32, as before a ScaleShift, and float64 to int32, the
-// conversion that needs a range check per value. "convert" is Go's unchecked
-// conversion loop into the same buffer size, the floor of a checked cast.
-func BenchmarkCast(b *testing.B) {
-	const n = 128 * 784
-	bytes := make([]uint8, n)
-	floats := make([]float64, n)
-	for i := range n {
-		bytes[i] = uint8(i)
-		floats[i] = float64(i%1000) - 500.5
-	}
-	b.Run("uint8-float32/convert", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(n)
-		for b.Loop() {
-			out := make([]float32, n)
-			for i, v := range bytes {
-				out[i] = float32(v)
-			}
-		}
-	})
-	b.Run("uint8-float32/Cast", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(n)
-		r := stream.Cast[float32](stream.FromSlice([][]uint8{bytes}))
-		for b.Loop() {
-			for out, err := range r {
-				if err != nil || len(out) != n {
-					b.Fatal(len(out), err)
-				}
-			}
-		}
-	})
-	b.Run("float64-int32/convert", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(8 * n)
-		for b.Loop() {
-			out := make([]int32, n)
-			for i, v := range floats {
-				out[i] = int32(v)
-			}
-		}
-	})
-	b.Run("float64-int32/Cast", func(b *testing.B) {
-		b.ReportAllocs()
-		b.SetBytes(8 * n)
-		r := stream.Cast[int32](stream.FromSlice([][]float64{floats}))
-		for b.Loop() {
-			for out, err := range r {
-				if err != nil || len(out) != n {
-					b.Fatal(len(out), err)
-				}
-			}
-		}
-	})
 }

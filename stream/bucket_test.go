@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/stream"
 )
 
@@ -35,7 +36,7 @@ func TestBucket(t *testing.T) {
 		}
 		return out
 	}
-	r := stream.Bucket(stream.FromSlice(in), seqLen, []int{3, 6}, []int{3, 2, 2}, stream.KeepTail)
+	r := stream.Bucket(stream.FromSlice(in), seqLen, []int{3, 6}, []int{3, 2, 2}, index.Keep)
 	got, err := collect(t, r)
 	if err != nil {
 		t.Fatal(err)
@@ -50,22 +51,22 @@ func TestBucket(t *testing.T) {
 	if d := cmp.Diff(want, gotLens); d != "" {
 		t.Errorf("Bucket lengths mismatch (-want +got):\n%s", d)
 	}
-	got, _ = collect(t, stream.Bucket(stream.FromSlice(in), seqLen, []int{3, 6}, []int{3, 2, 2}, stream.DropTail))
+	got, _ = collect(t, stream.Bucket(stream.FromSlice(in), seqLen, []int{3, 6}, []int{3, 2, 2}, index.Drop))
 	gotLens = nil
 	for _, b := range got {
 		gotLens = append(gotLens, ids(b))
 	}
 	if d := cmp.Diff(want[:3], gotLens); d != "" {
-		t.Errorf("Bucket with DropTail: lengths mismatch with the 3 full batches (-want +got):\n%s", d)
+		t.Errorf("Bucket with index.Drop: lengths mismatch with the 3 full batches (-want +got):\n%s", d)
 	}
 }
 
 // TestBucketProperty checks on random input, against what the documentation
 // promises rather than against a second implementation: a batch holds values of
 // one bucket; per bucket, the batches in output order hold that bucket's values
-// in input order (all of them under KeepTail, the full batches' worth under
-// DropTail); full batches have their bucket's size and come out as the value
-// that fills them arrives; at most one short batch per bucket, under KeepTail
+// in input order (all of them with index.Keep, the full batches' worth with
+// index.Drop); full batches have their bucket's size and come out as the value
+// that fills them arrives; at most one short batch per bucket, with Keep
 // only, after every full batch and in bucket order.
 func TestBucketProperty(t *testing.T) {
 	type value struct{ id, len int }
@@ -95,7 +96,7 @@ func TestBucketProperty(t *testing.T) {
 			k := bucketOf(in[id].len)
 			wantIDs[k] = append(wantIDs[k], id)
 		}
-		tail := stream.Tail(rng.IntN(2))
+		tail := []index.Tail{index.Keep, index.Drop}[rng.IntN(2)]
 		got, err := collect(t, stream.Bucket(stream.FromSlice(in), func(v value) int { return v.len }, bounds, sizes, tail))
 		if err != nil {
 			t.Fatal(err)
@@ -116,7 +117,7 @@ func TestBucketProperty(t *testing.T) {
 					t.Fatalf("bounds %v sizes %v: full batch %v came after the one completed by value %d", bounds, sizes, b, lastFull)
 				}
 				lastFull = b[len(b)-1].id
-			case len(b) < sizes[k] && tail == stream.KeepTail && k > lastShort:
+			case len(b) < sizes[k] && tail == index.Keep && k > lastShort:
 				lastShort = k
 			default:
 				t.Fatalf("bounds %v sizes %v tail %v: batch %v of bucket %d out of place in %v", bounds, sizes, tail, b, k, got)
@@ -124,7 +125,7 @@ func TestBucketProperty(t *testing.T) {
 		}
 		for k := range wantIDs {
 			want := wantIDs[k]
-			if tail == stream.DropTail {
+			if tail == index.Drop {
 				want = want[:len(want)/sizes[k]*sizes[k]]
 			}
 			if d := cmp.Diff(want, gotIDs[k], cmpopts.EquateEmpty()); d != "" {
@@ -134,10 +135,10 @@ func TestBucketProperty(t *testing.T) {
 	}
 }
 
-// TestBucketPad pads within the bucket, as bucket_by_sequence_length does.
-func TestBucketPad(t *testing.T) {
+// TestBucketMask pads within the bucket, as bucket_by_sequence_length does.
+func TestBucketMask(t *testing.T) {
 	in := stream.FromSlice([][]int{{1}, {1, 2, 3, 4, 5}, {1, 2}, {1, 2, 3, 4, 5, 6}})
-	got, err := collect(t, stream.Pad(stream.Bucket(in, seqLen, []int{3}, []int{2, 2}, stream.KeepTail), 0))
+	got, err := collect(t, stream.Mask(stream.Bucket(in, seqLen, []int{3}, []int{2, 2}, index.Keep), 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,32 +151,34 @@ func TestBucketPad(t *testing.T) {
 }
 
 func TestBucketErrors(t *testing.T) {
-	r := stream.Bucket(stream.FromSlice([]int{3, -2}), func(v int) int { return v }, []int{2}, []int{2, 2}, stream.KeepTail)
+	r := stream.Bucket(stream.FromSlice([]int{3, -2}), func(v int) int { return v }, []int{2}, []int{2, 2}, index.Keep)
 	_, err := collect(t, r)
 	if !errors.Is(err, stream.ErrLength) {
 		t.Errorf("negative length: error %v, want ErrLength", err)
 	}
-	_, err = collect(t, stream.Bucket(failing(t, 3), func(int) int { return 1 }, nil, []int{2}, stream.KeepTail))
+	_, err = collect(t, stream.Bucket(failing(t, 3), func(int) int { return 1 }, nil, []int{2}, index.Keep))
 	if !errors.Is(err, errSource) {
 		t.Errorf("source error: %v, want %v", err, errSource)
 	}
 	id := func(v int) int { return v }
 	tests := []struct {
-		name, want    string
-		bounds, sizes []int
+		name, arg, want string
+		bounds, sizes   []int
+		tail            index.Tail
 	}{
-		{"not increasing", "boundaries [3 3] are not strictly increasing positive lengths (at 1)", []int{3, 3}, []int{1, 1, 1}},
-		{"zero boundary", "boundaries [0] are not strictly increasing", []int{0}, []int{1, 1}},
-		{"sizes count", "2 batch sizes for 2 boundaries, want 3", []int{2, 4}, []int{1, 1}},
-		{"size", "batch size 0 of bucket 1, want >= 1", []int{2}, []int{1, 0}},
+		{"not increasing", "boundaries", "boundaries [3 3], want strictly increasing positive lengths (fails at 1)", []int{3, 3}, []int{1, 1, 1}, index.Keep},
+		{"zero boundary", "boundaries", "boundaries [0], want strictly increasing", []int{0}, []int{1, 1}, index.Keep},
+		{"sizes count", "batch sizes", "batch sizes [1 1], want 3 sizes, one per bucket of 2 boundaries", []int{2, 4}, []int{1, 1}, index.Keep},
+		{"size", "batch size of bucket 1", "batch size of bucket 1 0, want >= 1", []int{2}, []int{1, 0}, index.Keep},
+		{"pad", "tail", "tail pad, want index.Keep or index.Drop", []int{2}, []int{1, 1}, index.Pad},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			wantPanic(t, "stream.Bucket: "+tc.want, func() { stream.Bucket(ints(1), id, tc.bounds, tc.sizes, stream.KeepTail) })
+			wantPanic(t, "stream.Bucket", tc.arg, tc.want, func() { stream.Bucket(ints(1), id, tc.bounds, tc.sizes, tc.tail) })
 		})
 	}
 	bounds, sizes := []int{2}, []int{1, 1}
-	r = stream.Bucket(ints(4), id, bounds, sizes, stream.KeepTail)
+	r = stream.Bucket(ints(4), id, bounds, sizes, index.Keep)
 	bounds[0], sizes[0] = 100, 50
 	got, _ := collect(t, r)
 	if len(got) != 4 || !slices.Equal(got[0], []int{0}) {

@@ -10,13 +10,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/obsdim"
-	"github.com/obskit/obskit/scheme"
 	"github.com/obskit/obskit/stream"
 )
 
 // gatherCounter is a container that counts how it is read, to show that
-// Batches goes through GetObsInto (the fast path) and never GetObs.
+// Gather goes through GetObsInto (the fast path) and never GetObs.
 type gatherCounter struct {
 	container.Slice[int]
 	getObs, getObsInto *int
@@ -28,44 +28,41 @@ func (c gatherCounter) GetObsInto(dst []int, idx []int) []int {
 	return c.Slice.GetObsInto(dst, idx)
 }
 
-func TestBatchesUsesGetObsInto(t *testing.T) {
+func TestGatherUsesGetObsInto(t *testing.T) {
 	var obs, into int
 	c := gatherCounter{container.FromSlice(seq(10)), &obs, &into}
-	got, err := collect(t, stream.BatchCopies(c, scheme.SequentialBatches(10, 4)))
+	got, err := collect(t, stream.Gather(c, index.Batches(10, 4, index.Keep)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([][]int{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9}}, got); d != "" {
-		t.Errorf("BatchCopies mismatch (-want +got):\n%s", d)
+		t.Errorf("Gather mismatch (-want +got):\n%s", d)
 	}
-	for range stream.Batches(c, scheme.SequentialBatches(10, 4)) {
+	for range stream.Gather(c, index.Batches(10, 4, index.Drop)) {
 	}
-	if obs != 0 || into != 6 {
-		t.Errorf("GetObs called %d times, GetObsInto %d times; want 0 and 6", obs, into)
+	if obs != 0 || into != 5 {
+		t.Errorf("GetObs called %d times, GetObsInto %d times; want 0 and 5", obs, into)
 	}
 }
 
-func TestBatchesReuseOneBuffer(t *testing.T) {
+// TestGatherOwned checks that every batch is new memory the consumer keeps: a
+// decorator that holds batches (here Prefetch and the collected slice) sees
+// each one intact.
+func TestGatherOwned(t *testing.T) {
 	c := container.FromSlice(seq(10))
-	var first *int
-	i := 0
-	for b, err := range stream.Batches(c, scheme.SequentialBatches(10, 3)) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := seq(10)[3*i : min(10, 3*i+3)]; !slices.Equal(b, want) {
-			t.Fatalf("batch %d = %v, want %v", i, b, want)
-		}
-		if first == nil {
-			first = &b[0]
-		} else if &b[0] != first {
-			t.Fatalf("batch %d does not reuse the buffer of batch 0", i)
-		}
-		i++
+	got, err := collect(t, stream.Prefetch(stream.Gather(c, index.Batches(10, 3, index.Keep)), 3))
+	if err != nil {
+		t.Fatal(err)
 	}
-	copies, _ := collect(t, stream.BatchCopies(c, scheme.SequentialBatches(10, 3)))
-	if &copies[0][0] == &copies[1][0] {
-		t.Error("BatchCopies reused a buffer")
+	if d := cmp.Diff([][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9}}, got); d != "" {
+		t.Fatalf("kept batches mismatch (-want +got):\n%s", d)
+	}
+	for i := range got {
+		for j := range i {
+			if &got[i][0] == &got[j][0] {
+				t.Fatalf("batches %d and %d share memory", j, i)
+			}
+		}
 	}
 }
 
@@ -77,17 +74,27 @@ func endless(idx []int) iter.Seq[[]int] {
 	}
 }
 
-func TestBatchesZeroAllocs(t *testing.T) {
+// TestGatherAllocs pins the cost of an owned batch: the batch's memory, one
+// allocation for a slice container, and nothing else per step.
+func TestGatherAllocs(t *testing.T) {
+	next, stop := iterPull(stream.Gather(container.FromSlice(seq(1000)), endless([]int{5, 900, 3, 3, 17})))
+	defer stop()
+	next()
+	if a := testing.AllocsPerRun(100, func() { next() }); a != 1 {
+		t.Errorf("Gather over a slice: %v allocations per batch, want 1 (the batch)", a)
+	}
 	data := make([]float32, 1000*8)
 	x, err := arraycontainer.New(data, []int{1000, 8}, obsdim.First)
 	if err != nil {
 		t.Fatal(err)
 	}
-	next, stop := iterPull(stream.Batches(x, endless([]int{5, 900, 3, 3, 17})))
-	defer stop()
-	next() // the first batch allocates the buffer
-	if a := testing.AllocsPerRun(100, func() { next() }); a != 0 {
-		t.Errorf("Batches over an array: %v allocations per batch after the first, want 0", a)
+	idx := []int{5, 900, 3, 3, 17}
+	nextX, stopX := iterPull(stream.Gather(x, endless(idx)))
+	defer stopX()
+	nextX()
+	want := testing.AllocsPerRun(100, func() { container.GetBatch(x, idx) })
+	if a := testing.AllocsPerRun(100, func() { nextX() }); a != want {
+		t.Errorf("Gather over an array: %v allocations per batch, want %v (those of a fresh batch)", a, want)
 	}
 }
 
@@ -97,8 +104,8 @@ func TestBatchesZeroAllocs(t *testing.T) {
 // twin scheme on an equal seed gives the lists the stream should have gathered.
 func TestEpochs(t *testing.T) {
 	c := container.FromSlice(seq(23))
-	r := stream.Batches(c, scheme.ShuffledBatches(23, 5, seeded(1)))
-	twin := scheme.ShuffledBatches(23, 5, seeded(1))
+	r := stream.Gather(c, index.ShuffledBatches(23, 5, index.Keep, seeded(1)))
+	twin := index.ShuffledBatches(23, 5, index.Keep, seeded(1))
 	var passes [][]int
 	for pass := range 3 {
 		var all []int
@@ -125,11 +132,11 @@ func TestEpochs(t *testing.T) {
 	if slices.Equal(passes[0], passes[1]) {
 		t.Error("two passes gave the same order")
 	}
-	ex, err := collect(t, stream.Examples(c, scheme.ShuffledExamples(23, seeded(7))))
-	if want := slices.Collect(scheme.ShuffledExamples(23, seeded(7))); err != nil || !slices.Equal(ex, want) {
+	ex, err := collect(t, stream.Examples(c, index.Shuffled(23, seeded(7))))
+	if want := slices.Collect(index.Shuffled(23, seeded(7))); err != nil || !slices.Equal(ex, want) {
 		t.Errorf("Examples over a shuffled scheme = %v, %v; want the scheme's indices %v", ex, err, want)
 	}
-	again, _ := collect(t, stream.Examples(c, scheme.ShuffledExamples(23, seeded(7))))
+	again, _ := collect(t, stream.Examples(c, index.Shuffled(23, seeded(7))))
 	if !slices.Equal(ex, again) {
 		t.Error("Examples with equal seeds differ")
 	}
@@ -152,7 +159,7 @@ func TestManyStreamsOneDataset(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := stream.Batches(x, scheme.ShuffledBatches(n, 1+g, rand.New(rand.NewPCG(uint64(g), 1))))
+			r := stream.Gather(x, index.ShuffledBatches(n, 1+g, index.Keep, rand.New(rand.NewPCG(uint64(g), 1))))
 			for range 3 {
 				seen := make([]bool, n)
 				for b, err := range r {
@@ -181,7 +188,8 @@ func TestManyStreamsOneDataset(t *testing.T) {
 
 func TestContainerPanics(t *testing.T) {
 	c := container.FromSlice([]int{1})
-	wantPanic(t, "stream.Examples: nil example scheme", func() { stream.Examples[int](c, nil) })
-	wantPanic(t, "stream.Batches: nil container", func() { stream.Batches[int, []int](nil, scheme.SequentialBatches(1, 1)) })
-	wantPanic(t, "stream.BatchCopies: nil batch scheme", func() { stream.BatchCopies[int, []int](c, nil) })
+	wantPanic(t, "stream.Examples", "example scheme", "nil", func() { stream.Examples(c, nil) })
+	wantPanic(t, "stream.Examples", "container", "nil", func() { stream.Examples[int](nil, index.Sequential(1)) })
+	wantPanic(t, "stream.Gather", "container", "nil", func() { stream.Gather[int, []int](nil, index.Batches(1, 1, index.Keep)) })
+	wantPanic(t, "stream.Gather", "batch scheme", "nil", func() { stream.Gather(c, nil) })
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/obsdim"
-	"github.com/obskit/obskit/scheme"
 	"github.com/obskit/obskit/stream"
 	"github.com/obskit/obskit/tuples"
 )
@@ -21,10 +21,10 @@ func Example_fuel() {
 	sentences := container.FromSlice([]string{
 		"the cat sat", "hi", "a b c d e", "go", "one two", "x y z w",
 	})
-	tokens := stream.Map(stream.Examples(sentences, scheme.SequentialExamples(sentences.Nobs())),
+	tokens := stream.Map(stream.Examples(sentences, index.Sequential(sentences.Nobs())),
 		func(s string) []string { return strings.Fields(s) })
 	sorted := stream.SortWindow(tokens, 6, func(a, b []string) int { return cmp.Compare(len(a), len(b)) })
-	for p, err := range stream.Pad(stream.Batch(sorted, 2, stream.KeepTail), "<pad>") {
+	for p, err := range stream.Mask(stream.Batches(sorted, 2, index.Keep), "<pad>") {
 		if err != nil {
 			fmt.Println("error:", err)
 			return
@@ -44,17 +44,17 @@ func Example_fuel() {
 
 func ExampleExamples() {
 	labels := container.FromSlice([]string{"cat", "dog", "bird"})
-	r := stream.Examples(labels, scheme.ShuffledExamples(labels.Nobs(), rand.New(rand.NewPCG(1, 2))))
+	r := stream.Examples(labels, index.Shuffled(labels.Nobs(), rand.New(rand.NewPCG(1, 2))))
 	vals, _ := stream.Collect(r)
 	fmt.Println(vals)
 	// Output: [dog cat bird]
 }
 
-// Batches gathers each batch through the container's GetObsInto into one
-// buffer that the pass reuses: a batch is valid until the next step.
-func ExampleBatches() {
+// Gather gathers each batch through the container's GetObsInto (an array's
+// gather kernel here) into new memory that the consumer owns.
+func ExampleGather() {
 	x, _ := arraycontainer.New([]float32{0, 0, 1, 1, 2, 2, 3, 3, 4, 4}, []int{5, 2}, obsdim.First)
-	for batch, err := range stream.Batches(x, scheme.SequentialBatches(x.Nobs(), 2)) {
+	for batch, err := range stream.Gather(x, index.Batches(x.Nobs(), 2, index.Keep)) {
 		if err != nil {
 			fmt.Println("error:", err)
 			return
@@ -67,24 +67,26 @@ func ExampleBatches() {
 	// [1 2] [4 4]
 }
 
-// BatchCopies gives batches the consumer owns, for decorators that keep them.
-func ExampleBatchCopies() {
+// Gathered batches are the consumer's, so decorators that hold values, such as
+// Prefetch, may take them.
+func ExampleGather_prefetch() {
 	ys := container.FromSlice([]int{10, 11, 12, 13, 14})
-	r := stream.BatchCopies(ys, scheme.ShuffledBatches(ys.Nobs(), 2, rand.New(rand.NewPCG(3, 4))))
+	r := stream.Gather(ys, index.ShuffledBatches(ys.Nobs(), 2, index.Keep, rand.New(rand.NewPCG(3, 4))))
 	batches, _ := stream.Collect(stream.Prefetch(r, 2))
 	fmt.Println(batches)
-	// Output: [[10 12] [11 13] [14]]
+	// Output:
+	// [[10 12] [11 13] [14]]
 }
 
 func ExampleSortWindow() {
-	r := stream.SortWindow(stream.FromSlice([]int{5, 3, 4, 1, 2}), 3, cmp.Compare[int])
+	r := stream.SortWindow(stream.FromSlice([]int{5, 3, 4, 1, 2}), 3, cmp.Compare)
 	vals, _ := stream.Collect(r)
 	fmt.Println(vals)
 	// Output: [3 4 5 1 2]
 }
 
-func ExamplePadBatch() {
-	p := stream.PadBatch([][]int{{1, 2, 3}, {4, 5}}, 0)
+func ExampleMaskBatch() {
+	p := stream.MaskBatch([][]int{{1, 2, 3}, {4, 5}}, 0)
 	fmt.Println(p.Row(0), p.Row(1))
 	fmt.Println(p.MaskRow(0), p.MaskRow(1))
 	fmt.Println(p.Data, p.Lens, p.Width)
@@ -94,9 +96,9 @@ func ExamplePadBatch() {
 	// [1 2 3 4 5 0] [3 2] 3
 }
 
-func ExamplePad() {
+func ExampleMask() {
 	seqs := stream.FromSlice([][]int{{1, 2, 3}, {4, 5}, {6}})
-	for p, err := range stream.Pad(stream.Batch(seqs, 2, stream.KeepTail), -1) {
+	for p, err := range stream.Mask(stream.Batches(seqs, 2, index.Keep), -1) {
 		fmt.Println(p.Data, p.Mask, err)
 	}
 	// Output:
@@ -105,13 +107,13 @@ func ExamplePad() {
 }
 
 // Bucket batches sequences of similar lengths, with a larger batch for short
-// ones; Pad then pads within the bucket (tf.data bucket_by_sequence_length).
+// ones; Mask then pads within the bucket (tf.data bucket_by_sequence_length).
 func ExampleBucket() {
 	seqs := stream.FromSlice([][]int{{1}, {1, 2, 3, 4}, {1, 2}, {1, 2, 3, 4, 5}, {1}, {1, 2, 3}})
 	length := func(s []int) int { return len(s) }
 	// Lengths below 3 in batches of 3, lengths from 3 up in batches of 2.
-	buckets := stream.Bucket(seqs, length, []int{3}, []int{3, 2}, stream.KeepTail)
-	for p, err := range stream.Pad(buckets, 0) {
+	buckets := stream.Bucket(seqs, length, []int{3}, []int{3, 2}, index.Keep)
+	for p, err := range stream.Mask(buckets, 0) {
 		if err != nil {
 			fmt.Println("error:", err)
 			return
@@ -124,50 +126,9 @@ func ExampleBucket() {
 	// [3] padded to 3
 }
 
-func ExampleScaleShift() {
-	pixels := stream.FromSlice([][]uint8{{0, 128, 255}})
-	unit := stream.ScaleShift(stream.Cast[float32](pixels), 1.0/255, 0)
-	for b, err := range unit {
-		fmt.Printf("%.3f %v\n", b, err)
-	}
-	// Output: [0.000 0.502 1.000] <nil>
-}
-
-func ExampleCast() {
-	r := stream.Cast[uint8](stream.FromSlice([][]int{{1, 2}, {255, 256}}))
-	for b, err := range r {
-		fmt.Println(b, err)
-	}
-	// Output:
-	// [1 2] <nil>
-	// [] obskit/stream.Cast: value 256 at position 1 of batch 1 does not fit uint8: value out of range of the target type
-}
-
-// Numeric wrappers work on array batches too: Fuel's Cast and ScaleAndShift on
-// batches of a byte image array.
-func ExampleCastArrays() {
-	images, _ := arraycontainer.New([]uint8{0, 255, 51, 102}, []int{2, 2}, obsdim.First)
-	batches := stream.BatchCopies(images, scheme.SequentialBatches(images.Nobs(), 2))
-	for b, err := range stream.ScaleShiftArrays(stream.CastArrays[float64](batches), 1.0/255, 0) {
-		fmt.Println(b.Shape(), b.Data(), err)
-	}
-	// Output: [2 2] [0 1 0.2 0.4] <nil>
-}
-
-func ExampleScaleShiftArrays() {
-	x, _ := arraycontainer.New([]float32{1, 2, 3, 4}, []int{2, 2}, obsdim.First)
-	batches := stream.BatchCopies(x, scheme.SequentialBatches(x.Nobs(), 1))
-	for b, err := range stream.ScaleShiftArrays(batches, 10, 0.5) {
-		fmt.Println(b.Shape(), b.Data(), err)
-	}
-	// Output:
-	// [1 2] [10.5 20.5] <nil>
-	// [1 2] [30.5 40.5] <nil>
-}
-
 // A data stream over features and labels linked by one index: each batch
-// gathers both through their own fast paths into one reused buffer.
-func ExampleBatches_tuple() {
+// gathers both through their own fast paths.
+func ExampleGather_tuple() {
 	x, _ := arraycontainer.New([]float64{0, 0, 1, 1, 2, 2}, []int{3, 2}, obsdim.First)
 	y := container.FromSlice([]string{"a", "b", "c"})
 	xy, err := tuples.Zip2(x, y)
@@ -175,7 +136,7 @@ func ExampleBatches_tuple() {
 		fmt.Println(err)
 		return
 	}
-	for b, err := range stream.Batches(xy, scheme.SequentialBatches(xy.Nobs(), 2)) {
+	for b, err := range stream.Gather(xy, index.Batches(xy.Nobs(), 2, index.Keep)) {
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -9,8 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/scheme"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/stream"
 )
 
@@ -20,7 +19,7 @@ func Example() {
 	rng := rand.New(rand.NewPCG(1, 2))
 	samples := stream.FromSlice([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 	squares := stream.ParallelMap(samples, 4, func(v int) (int, error) { return v * v, nil })
-	batches := stream.Batch(stream.Shuffle(squares, 4, rng), 4, stream.KeepTail)
+	batches := stream.Batches(stream.ShuffleBuffer(squares, 4, rng), 4, index.Keep)
 	for batch, err := range batches {
 		if err != nil {
 			fmt.Println("error:", err)
@@ -65,7 +64,7 @@ func ExampleDefer() {
 }
 
 func ExampleCollect() {
-	vals, err := stream.Collect(stream.Take(stream.From(scheme.SequentialExamples(100)), 3))
+	vals, err := stream.Collect(stream.Take(stream.From(index.Sequential(100)), 3))
 	fmt.Println(vals, err)
 	// Output: [0 1 2] <nil>
 }
@@ -138,7 +137,7 @@ func ExampleZip() {
 			fmt.Println("error:", err)
 			break
 		}
-		fmt.Println(p.First, p.Second)
+		fmt.Println(p.X, p.Y)
 	}
 	// Output:
 	// img0 7
@@ -157,25 +156,25 @@ func ExampleZipN() {
 // BlockShuffle shuffles within blocks of the buffer size: 0-3 stay in the first
 // four places, 4-7 in the next four, 8-9 at the end.
 func ExampleBlockShuffle() {
-	r := stream.BlockShuffle(stream.From(scheme.SequentialExamples(10)), 4, rand.New(rand.NewPCG(1, 2)))
+	r := stream.BlockShuffle(stream.From(index.Sequential(10)), 4, rand.New(rand.NewPCG(1, 2)))
 	vals, _ := stream.Collect(r)
 	fmt.Println(vals)
 	// Output: [2 3 1 0 5 7 4 6 8 9]
 }
 
-// Shuffle's sliding buffer: a value can move at most size-1 places earlier, but
-// any number of places later.
-func ExampleShuffle() {
-	r := stream.Shuffle(stream.From(scheme.SequentialExamples(10)), 4, rand.New(rand.NewPCG(1, 2)))
+// ShuffleBuffer's sliding buffer: a value can move at most size-1 places
+// earlier, but any number of places later.
+func ExampleShuffleBuffer() {
+	r := stream.ShuffleBuffer(stream.From(index.Sequential(10)), 4, rand.New(rand.NewPCG(1, 2)))
 	vals, _ := stream.Collect(r)
 	fmt.Println(vals)
 	// Output: [0 4 5 2 6 8 9 7 3 1]
 }
 
-func ExampleBatch() {
-	r := stream.From(scheme.SequentialExamples(7))
-	keep, _ := stream.Collect(stream.Batch(r, 3, stream.KeepTail))
-	drop, _ := stream.Collect(stream.Batch(r, 3, stream.DropTail))
+func ExampleBatches() {
+	r := stream.From(index.Sequential(7))
+	keep, _ := stream.Collect(stream.Batches(r, 3, index.Keep))
+	drop, _ := stream.Collect(stream.Batches(r, 3, index.Drop))
 	fmt.Println(keep)
 	fmt.Println(drop)
 	// Output:
@@ -190,7 +189,7 @@ func ExampleBatchSizes() {
 		for i := 0; yield(i); i++ {
 		}
 	})
-	batches, _ := stream.Collect(stream.BatchSizes(naturals, scheme.Constant(4, 10), stream.KeepTail))
+	batches, _ := stream.Collect(stream.BatchSizes(naturals, index.Sizes(4, 10), index.Keep))
 	fmt.Println(batches)
 	// Output: [[0 1 2 3] [4 5 6 7] [8 9]]
 }
@@ -233,17 +232,22 @@ func ExampleParallelMap() {
 	// Output: [10 20 30 40 50] <nil>
 }
 
-// A panic in a worker reaches the consumer as a *container.PanicError, after every
-// goroutine has stopped.
+// A panic in a worker reaches the consumer as a *container.PanicError naming the
+// step (the position of the value in the stream), after every value before it
+// and after every goroutine has stopped; errors.As on the recovered value finds
+// it, and the original value through it. Its message's first line:
 func ExampleParallelMap_panic() {
 	defer func() {
-		pe := recover().(*container.PanicError)
-		fmt.Println(pe.Op, "panicked with:", pe.Value)
+		msg, _, _ := strings.Cut(fmt.Sprint(recover()), "\n") // the rest is the worker's stack
+		fmt.Println(msg)
 	}()
 	r := stream.ParallelMap(stream.FromSlice([]int{1, 0, 2}), 2, func(v int) (int, error) { return 10 / v, nil })
-	for range r {
+	for v := range r {
+		fmt.Println(v)
 	}
-	// Output: stream.ParallelMap panicked with: runtime error: integer divide by zero
+	// Output:
+	// 10
+	// obskit/stream.ParallelMap: panic in a background goroutine at step 1: runtime error: integer divide by zero
 }
 
 // Unordered releases the order: results come as workers finish them. The

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/stream"
 	"go.uber.org/goleak"
 )
@@ -72,15 +73,20 @@ func collect[T any](t *testing.T, r stream.Reader[T]) ([]T, error) {
 	return out, failed
 }
 
-// wantPanic calls f and checks it panics with a message containing want.
-func wantPanic(t *testing.T, want string, f func()) {
+// wantPanic calls f and checks it panics with a *container.ArgError of op for
+// arg, whose message starts with obskit/ and contains want.
+func wantPanic(t *testing.T, op, arg, want string, f func()) {
 	t.Helper()
 	defer func() {
 		t.Helper()
 		r := recover()
-		msg, _ := r.(string)
-		if r == nil || !strings.HasPrefix(msg, "obskit/") || !strings.Contains(msg, want) {
-			t.Errorf("panic %v, want a message starting with obskit/ containing %q", r, want)
+		var ae *container.ArgError
+		if err, ok := r.(error); !ok || !errors.As(err, &ae) {
+			t.Errorf("panic %v (%T), want a *container.ArgError", r, r)
+			return
+		}
+		if ae.Op != op || ae.Arg != arg || !strings.HasPrefix(ae.Error(), "obskit/"+op+": ") || !strings.Contains(ae.Error(), want) {
+			t.Errorf("panic %q (Op %q, Arg %q), want Op %q, Arg %q and a message containing %q", ae, ae.Op, ae.Arg, op, arg, want)
 		}
 	}()
 	f()

@@ -9,10 +9,11 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/stream"
 )
 
-func rows[E any](p stream.Padded[E]) (data [][]E, mask [][]float32) {
+func rows[E any](p stream.Masked[E]) (data [][]E, mask [][]float32) {
 	for i := range p.Len() {
 		data = append(data, p.Row(i))
 		mask = append(mask, p.MaskRow(i))
@@ -20,9 +21,9 @@ func rows[E any](p stream.Padded[E]) (data [][]E, mask [][]float32) {
 	return data, mask
 }
 
-// TestPadBatch includes the must-hold case: [[1,2,3],[4,5]] pads to
+// TestMaskBatch includes the must-hold case: [[1,2,3],[4,5]] pads to
 // [[1,2,3],[4,5,0]] with mask [[1,1,1],[1,1,0]].
-func TestPadBatch(t *testing.T) {
+func TestMaskBatch(t *testing.T) {
 	tests := []struct {
 		name     string
 		in       [][]int
@@ -41,7 +42,7 @@ func TestPadBatch(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := stream.PadBatch(tc.in, tc.pad)
+			p := stream.MaskBatch(tc.in, tc.pad)
 			data, mask := rows(p)
 			if d := gocmp.Diff(tc.data, data, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("rows mismatch (-want +got):\n%s", d)
@@ -62,12 +63,12 @@ func TestPadBatch(t *testing.T) {
 	}
 }
 
-func TestPadBatchCopies(t *testing.T) {
+func TestMaskBatchCopies(t *testing.T) {
 	in := [][]int{{1, 2}, {3}}
-	p := stream.PadBatch(in, 0)
+	p := stream.MaskBatch(in, 0)
 	p.Row(0)[0] = 99
 	if in[0][0] != 1 {
-		t.Error("PadBatch aliases its input")
+		t.Error("MaskBatch aliases its input")
 	}
 	if r := p.Row(1); cap(r) != len(r) {
 		t.Errorf("Row has cap %d, want %d", cap(r), len(r))
@@ -81,18 +82,26 @@ func TestPadBatchCopies(t *testing.T) {
 	p.Row(2)
 }
 
-func TestPadStream(t *testing.T) {
-	r := stream.Pad(stream.Batch(stream.FromSlice([][]float32{{1}, {2, 3}, {4, 5, 6}}), 2, stream.KeepTail), 0)
+func TestMaskStream(t *testing.T) {
+	r := stream.Mask(stream.Batches(stream.FromSlice([][]float32{{1}, {2, 3}, {4, 5, 6}}), 2, index.Keep), 0)
 	got, err := collect(t, r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got[0].Width != 2 || got[1].Width != 3 {
-		t.Fatalf("Pad gave %d batches of widths %v", len(got), got)
+		t.Fatalf("Mask gave %d batches of widths %v", len(got), got)
 	}
 	if d := gocmp.Diff([]float32{1, 0, 2, 3}, got[0].Data); d != "" {
 		t.Errorf("first padded batch mismatch (-want +got):\n%s", d)
 	}
+	if d := gocmp.Diff([]float32{1, 0, 1, 1}, got[0].Mask); d != "" {
+		t.Errorf("first mask mismatch (-want +got):\n%s", d)
+	}
+	_, err = collect(t, stream.Mask(stream.Batches(stream.Map(failing(t, 3), func(v int) []int { return seqOf(v, v) }), 2, index.Keep), 0))
+	if !errors.Is(err, errSource) {
+		t.Errorf("Mask of a failing stream: error %v, want %v", err, errSource)
+	}
+	wantPanic(t, "stream.Mask", "reader", "nil", func() { stream.Mask[int](nil, 0) })
 }
 
 func TestSortWindow(t *testing.T) {

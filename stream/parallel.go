@@ -52,11 +52,18 @@ func Prefetch[T any](r Reader[T], n int) Reader[T] {
 // error as the pass's error.
 func read[T, U any](r Reader[T]) func(emit pipeline.Emit[item[T, U]]) error {
 	return func(emit pipeline.Emit[item[T, U]]) error {
-		for v, err := range r {
+		// One prepare function per pass, not a closure per value (which would
+		// allocate on every value): emit calls it before it returns.
+		var v, zero T
+		put := func(s *item[T, U]) { s.in = v }
+		for x, err := range r {
 			if err != nil {
 				return err
 			}
-			if !emit(func(s *item[T, U]) { s.in = v }) {
+			v = x
+			ok := emit(put)
+			v = zero // the slot holds it now
+			if !ok {
 				return nil
 			}
 		}

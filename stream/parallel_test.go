@@ -11,7 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/stream"
+	"github.com/obskit/obskit/tuples"
 	"go.uber.org/goleak"
 )
 
@@ -129,18 +131,59 @@ func TestParallelMapErrors(t *testing.T) {
 	}
 }
 
+// TestParallelMapErrorsInOrder makes several values fail, later ones faster
+// than earlier ones: the ordered map reports the first failing value in input
+// order, after every result before it, however the workers finish; a source
+// error comes after every result.
+func TestParallelMapErrorsInOrder(t *testing.T) {
+	f := func(v int) (int, error) {
+		if v%10 == 7 {
+			time.Sleep(time.Duration(70-v) * 20 * time.Microsecond) // 7 slowest, 67 fastest
+			return 0, fmt.Errorf("value %d: %w", v, errSource)
+		}
+		jitter(v)
+		return v, nil
+	}
+	for w := 1; w <= 8; w++ {
+		for range 5 {
+			got, err := collect(t, stream.ParallelMap(ints(70), w, f))
+			if err == nil || err.Error() != "value 7: source failed" || !slices.Equal(got, seq(7)) {
+				t.Fatalf("workers=%d: %v then %v, want 0..6 then the error of value 7", w, got, err)
+			}
+		}
+		src := failing(t, 40)
+		got, err := collect(t, stream.ParallelMap(src, w, func(v int) (int, error) { jitter(v); return v, nil }))
+		if !errors.Is(err, errSource) || !slices.Equal(got, seq(40)) {
+			t.Fatalf("workers=%d, source error: %d values then %v, want all 40 in order, then %v", w, len(got), err, errSource)
+		}
+		got, err = collect(t, stream.Prefetch(failing(t, 40), w))
+		if !errors.Is(err, errSource) || !slices.Equal(got, seq(40)) {
+			t.Fatalf("Prefetch(%d), source error: %d values then %v, want all 40 in order, then %v", w, len(got), err, errSource)
+		}
+	}
+}
+
 type customErr struct{ v int }
 
 func (e customErr) Error() string { return fmt.Sprintf("custom %d", e.v) }
 
-// recovered runs the loop over r and returns what it panicked with.
-func recovered(r stream.Reader[int]) (p any) {
+// recovered runs the loop over r and returns the values it yielded before it
+// panicked, and what it panicked with.
+func recovered(r stream.Reader[int]) (got []int, p any) {
 	defer func() { p = recover() }()
-	for range r {
+	for v, err := range r {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, v)
 	}
-	return nil
+	return got, nil
 }
 
+// TestPanicsReachTheConsumer checks that a panic in the source or in f, in any
+// goroutine, reaches the consumer as a *container.PanicError naming the
+// decorator and the step (the value's position in the stream) that panicked,
+// with its value and stack; in order, after every value before it.
 func TestPanicsReachTheConsumer(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	boom := func(v int) (int, error) {
@@ -159,48 +202,79 @@ func TestPanicsReachTheConsumer(t *testing.T) {
 			}
 		}
 	}
+	id := func(v int) (int, error) { return v, nil }
 	tests := []struct {
 		name, op string
 		r        stream.Reader[int]
-		want     any
+		step     int
+		want     any // the panic value; nil for the nested case
+		ordered  bool
+		n        int // the values the source yields
 	}{
-		{"ParallelMap f", "stream.ParallelMap", stream.ParallelMap(ints(50), 3, boom), customErr{13}},
-		{"ParallelMap f unordered", "stream.ParallelMap", stream.ParallelMap(ints(50), 3, boom, stream.Unordered()), customErr{13}},
-		{"ParallelMap source", "stream.ParallelMap", stream.ParallelMap(panicky, 3, func(v int) (int, error) { return v, nil }), "source broke"},
-		{"ParallelMap source unordered", "stream.ParallelMap", stream.ParallelMap(panicky, 3, func(v int) (int, error) { return v, nil }, stream.Unordered()), "source broke"},
-		{"Prefetch source", "stream.Prefetch", stream.Prefetch(panicky, 2), "source broke"},
-		{"nested", "stream.Prefetch", stream.Prefetch(stream.ParallelMap(ints(50), 2, boom), 2), nil},
+		{"ParallelMap f", "stream.ParallelMap", stream.ParallelMap(ints(50), 3, boom), 13, customErr{13}, true, 50},
+		{"ParallelMap f, one worker", "stream.ParallelMap", stream.ParallelMap(ints(50), 1, boom), 13, customErr{13}, true, 50},
+		{"ParallelMap f unordered", "stream.ParallelMap", stream.ParallelMap(ints(50), 3, boom, stream.Unordered()), 13, customErr{13}, false, 50},
+		{"ParallelMap source", "stream.ParallelMap", stream.ParallelMap(panicky, 3, id), 9, "source broke", true, 9},
+		{"ParallelMap source unordered", "stream.ParallelMap", stream.ParallelMap(panicky, 3, id, stream.Unordered()), 9, "source broke", false, 9},
+		{"Prefetch source", "stream.Prefetch", stream.Prefetch(panicky, 2), 9, "source broke", true, 9},
+		{"nested", "stream.Prefetch", stream.Prefetch(stream.ParallelMap(ints(50), 2, boom), 2), 13, nil, true, 50},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := recovered(tc.r)
-			pe, ok := p.(*container.PanicError)
-			if !ok {
-				t.Fatalf("panic value %v (%T), want *container.PanicError", p, p)
-			}
-			if pe.Op != tc.op {
-				t.Errorf("PanicError.Op = %q, want %q", pe.Op, tc.op)
-			}
-			if tc.want != nil && pe.Value != tc.want {
-				t.Errorf("PanicError.Value = %v, want %v", pe.Value, tc.want)
-			}
-			if len(pe.Stack) == 0 {
-				t.Error("PanicError.Stack is empty")
-			}
-			if ce, ok := tc.want.(customErr); ok {
-				var got customErr
-				if !errors.As(pe, &got) || got != ce {
-					t.Errorf("errors.As(PanicError, customErr) = %v, want %v", got, ce)
+			for range 20 { // the race between the workers, many times
+				got, p := recovered(tc.r)
+				pe, ok := p.(*container.PanicError)
+				if !ok {
+					t.Fatalf("panic value %v (%T), want *container.PanicError", p, p)
+				}
+				if pe.Op != tc.op || pe.Step != tc.step {
+					t.Fatalf("PanicError Op %q Step %d, want %q at step %d", pe.Op, pe.Step, tc.op, tc.step)
+				}
+				if tc.want != nil && pe.Value != tc.want {
+					t.Errorf("PanicError.Value = %v, want %v", pe.Value, tc.want)
+				}
+				if len(pe.Stack) == 0 {
+					t.Error("PanicError.Stack is empty")
+				}
+				if tc.ordered && !slices.Equal(got, seq(tc.step)) {
+					t.Fatalf("values before the panic %v, want 0..%d", got, tc.step-1)
+				}
+				if !tc.ordered && (slices.Contains(got, tc.step) || !isPermutationOf(got, seq(tc.n))) {
+					t.Fatalf("values before the panic %v: want distinct values below %d, without %d", got, tc.n, tc.step)
+				}
+				if ce, ok := tc.want.(customErr); ok {
+					var got customErr
+					if !errors.As(pe, &got) || got != ce {
+						t.Errorf("errors.As(PanicError, customErr) = %v, want %v", got, ce)
+					}
 				}
 			}
 		})
 	}
-	// The nested case: the inner PanicError is the value of the outer one.
-	p := recovered(stream.Prefetch(stream.ParallelMap(ints(50), 2, boom), 2))
-	var inner customErr
-	if !errors.As(p.(error), &inner) || inner.v != 13 {
+	// The nested case: the inner PanicError, with its own op and step, is the
+	// value of the outer one.
+	_, p := recovered(stream.Prefetch(stream.ParallelMap(ints(50), 2, boom), 2))
+	inner, ok := p.(*container.PanicError).Value.(*container.PanicError)
+	if !ok || inner.Op != "stream.ParallelMap" || inner.Step != 13 {
+		t.Errorf("nested: inner value %v, want the ParallelMap's *PanicError at step 13", p.(*container.PanicError).Value)
+	}
+	var ce customErr
+	if !errors.As(p.(error), &ce) || ce.v != 13 {
 		t.Errorf("nested PanicError does not unwrap to the worker's value: %v", p)
 	}
+}
+
+// isPermutationOf reports whether got holds distinct values, each in among (a
+// permutation of a subset of among).
+func isPermutationOf(got, among []int) bool {
+	seen := map[int]bool{}
+	for _, v := range got {
+		if seen[v] || !slices.Contains(among, v) {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
 }
 
 // TestConsumerPanic checks that a panic in the loop body stops the goroutines
@@ -242,18 +316,18 @@ func TestNoGoroutineLeft(t *testing.T) {
 		"ParallelMap":           func() stream.Reader[int] { return stream.ParallelMap(ints(500), 4, slow) },
 		"ParallelMap unordered": func() stream.Reader[int] { return stream.ParallelMap(ints(500), 4, slow, stream.Unordered()) },
 		"Zip": func() stream.Reader[int] {
-			return stream.Map(stream.Zip(ints(500), ints(500), stream.Strict), func(p stream.Pair[int, int]) int { return p.First })
+			return stream.Map(stream.Zip(ints(500), ints(500), stream.Strict), func(p tuples.Pair[int, int]) int { return p.X })
 		},
 		"ZipN": func() stream.Reader[int] {
 			return stream.Unbatch(stream.ZipN(stream.Strict, ints(500), ints(500), ints(500)))
 		},
 		"BatchSizes": func() stream.Reader[int] {
-			return stream.Unbatch(stream.BatchSizes(ints(500), sizes(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35), stream.KeepTail))
+			return stream.Unbatch(stream.BatchSizes(ints(500), sizes(3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35), index.Keep))
 		},
 		"chain of them": func() stream.Reader[int] {
 			r := stream.ParallelMap(stream.Prefetch(ints(500), 2), 3, slow)
-			r = stream.Shuffle(stream.Prefetch(r, 5), 10, rng)
-			return stream.ParallelMap(stream.Unbatch(stream.Batch(r, 7, stream.KeepTail)), 2, slow, stream.Unordered())
+			r = stream.ShuffleBuffer(stream.Prefetch(r, 5), 10, rng)
+			return stream.ParallelMap(stream.Unbatch(stream.Batches(r, 7, index.Keep)), 2, slow, stream.Unordered())
 		},
 	}
 	for name, mk := range pipelines {

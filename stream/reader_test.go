@@ -80,3 +80,53 @@ func TestCollect(t *testing.T) {
 		t.Errorf("Collect(empty) = %v, %v; want nil, nil", got, err)
 	}
 }
+
+// TestLinesClosesOnPanic is the regression test of a leak: Lines closed its file
+// when the consumer broke out of the loop or the pass ended, but not when the
+// loop body panicked, so a recovered panic left the file open. Every way out of
+// a pass closes it exactly once, also when Lines runs in Prefetch's goroutine.
+func TestLinesClosesOnPanic(t *testing.T) {
+	closed := 0
+	open := func() (io.ReadCloser, error) { return text{strings.NewReader("a\nb\nc\n"), &closed, nil}, nil }
+	body := func(r stream.Reader[string], stop func(line string) bool) (p any) {
+		defer func() { p = recover() }()
+		for line, err := range r {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stop(line) {
+				break
+			}
+		}
+		return nil
+	}
+	tests := []struct {
+		name string
+		r    stream.Reader[string]
+		stop func(string) bool
+		want any
+	}{
+		{"panic in the body", stream.Lines(open), func(string) bool { panic("body") }, "body"},
+		{"panic at the last line", stream.Lines(open), func(l string) bool {
+			if l == "c" {
+				panic("last")
+			}
+			return false
+		}, "last"},
+		{"break", stream.Lines(open), func(l string) bool { return l == "b" }, nil},
+		{"end", stream.Lines(open), func(string) bool { return false }, nil},
+		{"panic through Prefetch", stream.Prefetch(stream.Lines(open), 1), func(string) bool { panic("body") }, "body"},
+		{"panic through ParallelMap", stream.ParallelMap(stream.Lines(open), 2, func(s string) (string, error) { return s, nil }), func(string) bool { panic("body") }, "body"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			closed = 0
+			if p := body(tc.r, tc.stop); p != tc.want {
+				t.Fatalf("recovered %v, want %v", p, tc.want)
+			}
+			if closed != 1 {
+				t.Errorf("Close called %d times, want 1", closed)
+			}
+		})
+	}
+}

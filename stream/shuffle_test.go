@@ -83,12 +83,12 @@ func TestBlockShuffleMatchesPaddle(t *testing.T) {
 func TestShuffleFullBuffer(t *testing.T) {
 	for _, size := range []int{10, 11, 1000} {
 		for seed := range uint64(20) {
-			got, err := collect(t, stream.Shuffle(ints(10), size, seeded(seed)))
+			got, err := collect(t, stream.ShuffleBuffer(ints(10), size, seeded(seed)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !isPermutation(got, 10) {
-				t.Fatalf("Shuffle(10 ints, %d): %v is not a permutation", size, got)
+				t.Fatalf("ShuffleBuffer(10 ints, %d): %v is not a permutation", size, got)
 			}
 		}
 	}
@@ -99,7 +99,7 @@ func TestShuffleFullBuffer(t *testing.T) {
 func TestShuffleUniform(t *testing.T) {
 	const draws = 6000
 	counts := map[[3]int]int{}
-	r := stream.Shuffle(ints(3), 3, seeded(9))
+	r := stream.ShuffleBuffer(ints(3), 3, seeded(9))
 	for range draws {
 		got, _ := collect(t, r)
 		counts[[3]int(got)]++
@@ -122,20 +122,20 @@ func TestShuffleSlidingWindow(t *testing.T) {
 	rng := seeded(2)
 	for range 300 {
 		n, size := rng.IntN(80), 1+rng.IntN(20)
-		got, err := collect(t, stream.Shuffle(ints(n), size, seeded(rng.Uint64())))
+		got, err := collect(t, stream.ShuffleBuffer(ints(n), size, seeded(rng.Uint64())))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !isPermutation(got, n) {
-			t.Fatalf("Shuffle(%d ints, %d): %v is not a permutation", n, size, got)
+			t.Fatalf("ShuffleBuffer(%d ints, %d): %v is not a permutation", n, size, got)
 		}
 		for pos, v := range got {
 			if pos < v-(size-1) {
-				t.Fatalf("Shuffle(%d ints, %d): value %d at position %d, more than %d places early", n, size, v, pos, size-1)
+				t.Fatalf("ShuffleBuffer(%d ints, %d): value %d at position %d, more than %d places early", n, size, v, pos, size-1)
 			}
 		}
 		if size == 1 && !slices.IsSorted(got) {
-			t.Fatalf("Shuffle with a buffer of 1 reordered: %v", got)
+			t.Fatalf("ShuffleBuffer with a buffer of 1 reordered: %v", got)
 		}
 	}
 }
@@ -149,7 +149,7 @@ func TestShuffleSlidingWindow(t *testing.T) {
 func TestShuffleDrawsFromTheWholeBuffer(t *testing.T) {
 	const passes = 16000
 	var first, second [5]int
-	r := stream.Shuffle(ints(10), 4, seeded(10))
+	r := stream.ShuffleBuffer(ints(10), 4, seeded(10))
 	for range passes {
 		got, err := collect(t, r)
 		if err != nil {
@@ -178,8 +178,8 @@ func TestShuffleDrawsFromTheWholeBuffer(t *testing.T) {
 
 func TestShuffleSeeds(t *testing.T) {
 	for name, mk := range map[string]func(stream.Reader[int], int, *rand.Rand) stream.Reader[int]{
-		"BlockShuffle": stream.BlockShuffle[int],
-		"Shuffle":      stream.Shuffle[int],
+		"BlockShuffle":  stream.BlockShuffle[int],
+		"ShuffleBuffer": stream.ShuffleBuffer[int],
 	} {
 		t.Run(name, func(t *testing.T) {
 			a := mk(ints(100), 16, seeded(5))

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/stream"
+	"github.com/obskit/obskit/tuples"
 )
 
 func TestDecorators(t *testing.T) {
@@ -77,9 +79,9 @@ func TestErrorsEndTheStream(t *testing.T) {
 			return stream.Defer(func() stream.Reader[int] { return r })
 		}, seq(5)},
 		{"BlockShuffle", func(r stream.Reader[int]) stream.Reader[int] { return stream.BlockShuffle(r, 3, rng) }, nil},
-		{"Shuffle", func(r stream.Reader[int]) stream.Reader[int] { return stream.Shuffle(r, 3, rng) }, nil},
+		{"Shuffle", func(r stream.Reader[int]) stream.Reader[int] { return stream.ShuffleBuffer(r, 3, rng) }, nil},
 		{"Batch+Unbatch", func(r stream.Reader[int]) stream.Reader[int] {
-			return stream.Unbatch(stream.Batch(r, 2, stream.KeepTail))
+			return stream.Unbatch(stream.Batches(r, 2, index.Keep))
 		}, seq(4)},
 		{"Cache", stream.Cache[int], seq(5)},
 		{"Prefetch", func(r stream.Reader[int]) stream.Reader[int] { return stream.Prefetch(r, 2) }, seq(5)},
@@ -88,24 +90,20 @@ func TestErrorsEndTheStream(t *testing.T) {
 			return stream.ParallelMap(r, 3, id, stream.Unordered())
 		}, nil},
 		{"Zip", func(r stream.Reader[int]) stream.Reader[int] {
-			return stream.Map(stream.Zip(r, ints(10), stream.Strict), func(p stream.Pair[int, int]) int { return p.First })
+			return stream.Map(stream.Zip(r, ints(10), stream.Strict), func(p tuples.Pair[int, int]) int { return p.X })
 		}, seq(5)},
 		{"SortWindow", func(r stream.Reader[int]) stream.Reader[int] {
 			return stream.SortWindow(r, 2, func(a, b int) int { return b - a })
 		}, nil},
 		{"BatchSizes", func(r stream.Reader[int]) stream.Reader[int] {
-			return stream.Unbatch(stream.BatchSizes(r, sizes(1, 1, 1, 1, 1, 1, 1), stream.KeepTail))
+			return stream.Unbatch(stream.BatchSizes(r, sizes(1, 1, 1, 1, 1, 1, 1), index.Keep))
 		}, seq(5)},
 		{"Bucket", func(r stream.Reader[int]) stream.Reader[int] {
-			return stream.Unbatch(stream.Bucket(r, func(int) int { return 1 }, []int{2}, []int{1, 1}, stream.KeepTail))
+			return stream.Unbatch(stream.Bucket(r, func(int) int { return 1 }, []int{2}, []int{1, 1}, index.Keep))
 		}, seq(5)},
-		{"Pad", func(r stream.Reader[int]) stream.Reader[int] {
-			padded := stream.Pad(stream.Map(r, func(v int) [][]int { return [][]int{{v}} }), 0)
-			return stream.Map(padded, func(p stream.Padded[int]) int { return p.Data[0] })
-		}, seq(5)},
-		{"Cast+ScaleShift", func(r stream.Reader[int]) stream.Reader[int] {
-			f := stream.ScaleShift(stream.Cast[float64](stream.Map(r, func(v int) []int { return []int{v} })), 1, 0)
-			return stream.Unbatch(stream.Cast[int](f))
+		{"Mask", func(r stream.Reader[int]) stream.Reader[int] {
+			padded := stream.Mask(stream.Map(r, func(v int) [][]int { return [][]int{{v}} }), 0)
+			return stream.Map(padded, func(p stream.Masked[int]) int { return p.Data[0] })
 		}, seq(5)},
 		{"ZipN", func(r stream.Reader[int]) stream.Reader[int] {
 			return stream.Unbatch(stream.Map(stream.ZipN(stream.Truncate, ints(10), r), func(p []int) []int { return p[1:] }))
@@ -184,9 +182,9 @@ func TestEarlyBreakStopsSources(t *testing.T) {
 		"Filter":       func(r stream.Reader[int]) stream.Reader[int] { return stream.Filter(r, func(int) bool { return true }) },
 		"Chain":        func(r stream.Reader[int]) stream.Reader[int] { return stream.Chain(r, r) },
 		"BlockShuffle": func(r stream.Reader[int]) stream.Reader[int] { return stream.BlockShuffle(r, 4, rng) },
-		"Shuffle":      func(r stream.Reader[int]) stream.Reader[int] { return stream.Shuffle(r, 4, rng) },
+		"Shuffle":      func(r stream.Reader[int]) stream.Reader[int] { return stream.ShuffleBuffer(r, 4, rng) },
 		"Batch": func(r stream.Reader[int]) stream.Reader[int] {
-			return stream.Unbatch(stream.Batch(r, 3, stream.KeepTail))
+			return stream.Unbatch(stream.Batches(r, 3, index.Keep))
 		},
 		"Cache":       stream.Cache[int],
 		"Prefetch":    func(r stream.Reader[int]) stream.Reader[int] { return stream.Prefetch(r, 4) },
@@ -211,43 +209,50 @@ func TestConstructorPanics(t *testing.T) {
 	r := ints(3)
 	rng := seeded(1)
 	tests := []struct {
-		name, want string
-		f          func()
+		name, op, arg, want string
+		f                   func()
 	}{
-		{"Map nil reader", "stream.Map: nil Reader", func() { stream.Map(nil, func(int) int { return 0 }) }},
-		{"Map nil f", "stream.Map: nil function", func() { stream.Map[int, int](r, nil) }},
-		{"MapErr nil f", "stream.MapErr: nil function", func() { stream.MapErr[int, int](r, nil) }},
-		{"Filter nil", "stream.Filter: nil predicate", func() { stream.Filter(r, nil) }},
-		{"Take negative", "stream.Take: count -1, want >= 0", func() { stream.Take(r, -1) }},
-		{"Chain nil", "stream.Chain: nil Reader", func() { stream.Chain(r, nil) }},
-		{"From nil", "stream.From: nil iter.Seq", func() { stream.From[int](nil) }},
-		{"Defer nil", "stream.Defer: nil create function", func() { stream.Defer[int](nil) }},
-		{"Lines nil", "stream.Lines: nil open function", func() { stream.Lines(nil) }},
-		{"BlockShuffle size", "stream.BlockShuffle: buffer size 0, want >= 1", func() { stream.BlockShuffle(r, 0, rng) }},
-		{"BlockShuffle rng", "stream.BlockShuffle: nil *rand.Rand", func() { stream.BlockShuffle(r, 2, nil) }},
-		{"Shuffle size", "stream.Shuffle: buffer size -3, want >= 1", func() { stream.Shuffle(r, -3, rng) }},
-		{"Shuffle rng", "stream.Shuffle: nil *rand.Rand", func() { stream.Shuffle(r, 2, nil) }},
-		{"Batch size", "stream.Batch: batch size 0, want >= 1", func() { stream.Batch(r, 0, stream.KeepTail) }},
-		{"Batch tail", "stream.Batch: unknown Tail 7", func() { stream.Batch(r, 2, stream.Tail(7)) }},
-		{"BatchSizes nil", "stream.BatchSizes: nil size scheme", func() { stream.BatchSizes(r, nil, stream.KeepTail) }},
-		{"Unbatch nil", "stream.Unbatch: nil Reader", func() { stream.Unbatch[int](nil) }},
-		{"Cache nil", "stream.Cache: nil Reader", func() { stream.Cache[int](nil) }},
-		{"Prefetch size", "stream.Prefetch: buffer size 0, want >= 1", func() { stream.Prefetch(r, 0) }},
-		{"ParallelMap workers", "stream.ParallelMap: number of workers 0, want >= 1", func() {
+		{"Map nil reader", "stream.Map", "reader", "reader nil, want a Reader", func() { stream.Map(nil, func(int) int { return 0 }) }},
+		{"Map nil f", "stream.Map", "function", "function nil, want a function", func() { stream.Map[int, int](r, nil) }},
+		{"MapErr nil f", "stream.MapErr", "function", "function nil", func() { stream.MapErr[int, int](r, nil) }},
+		{"Filter nil", "stream.Filter", "predicate", "predicate nil", func() { stream.Filter(r, nil) }},
+		{"Take negative", "stream.Take", "count", "count -1, want >= 0", func() { stream.Take(r, -1) }},
+		{"Chain nil", "stream.Chain", "reader", "reader nil", func() { stream.Chain(r, nil) }},
+		{"From nil", "stream.From", "sequence", "sequence nil", func() { stream.From[int](nil) }},
+		{"Defer nil", "stream.Defer", "create function", "create function nil", func() { stream.Defer[int](nil) }},
+		{"Lines nil", "stream.Lines", "open function", "open function nil", func() { stream.Lines(nil) }},
+		{"BlockShuffle size", "stream.BlockShuffle", "buffer size", "buffer size 0, want >= 1", func() { stream.BlockShuffle(r, 0, rng) }},
+		{"BlockShuffle rng", "stream.BlockShuffle", "rng", "want a *rand.Rand", func() { stream.BlockShuffle(r, 2, nil) }},
+		{"ShuffleBuffer size", "stream.ShuffleBuffer", "buffer size", "buffer size -3, want >= 1", func() { stream.ShuffleBuffer(r, -3, rng) }},
+		{"ShuffleBuffer rng", "stream.ShuffleBuffer", "rng", "want a *rand.Rand", func() { stream.ShuffleBuffer(r, 2, nil) }},
+		{"SortWindow size", "stream.SortWindow", "window size", "window size 0, want >= 1", func() { stream.SortWindow(r, 0, func(a, b int) int { return a - b }) }},
+		{"SortWindow nil", "stream.SortWindow", "comparison function", "comparison function nil", func() { stream.SortWindow(r, 2, nil) }},
+		{"Batches size", "stream.Batches", "batch size", "batch size 0, want >= 1", func() { stream.Batches(r, 0, index.Keep) }},
+		{"Batches tail", "stream.Batches", "tail", "want index.Keep or index.Drop", func() { stream.Batches(r, 2, index.Tail(7)) }},
+		{"BatchSizes nil", "stream.BatchSizes", "size scheme", "size scheme nil", func() { stream.BatchSizes(r, nil, index.Keep) }},
+		{"Unbatch nil", "stream.Unbatch", "reader", "reader nil", func() { stream.Unbatch[int](nil) }},
+		{"Cache nil", "stream.Cache", "reader", "reader nil", func() { stream.Cache[int](nil) }},
+		{"Prefetch nil", "stream.Prefetch", "reader", "reader nil", func() { stream.Prefetch[int](nil, 1) }},
+		{"Prefetch size", "stream.Prefetch", "buffer size", "buffer size 0, want >= 1", func() { stream.Prefetch(r, 0) }},
+		{"ParallelMap workers", "stream.ParallelMap", "number of workers", "number of workers 0, want >= 1", func() {
 			stream.ParallelMap(r, 0, func(v int) (int, error) { return v, nil })
 		}},
-		{"ParallelMap nil f", "stream.ParallelMap: nil function", func() { stream.ParallelMap[int, int](r, 2, nil) }},
-		{"Zip nil", "stream.Zip: nil Reader", func() { stream.Zip[int, int](r, nil, stream.Strict) }},
-		{"Zip align", "stream.Zip: unknown Align 5", func() { stream.Zip(r, r, stream.Align(5)) }},
-		{"ZipN nil", "stream.ZipN: nil Reader", func() { stream.ZipN(stream.Strict, r, nil) }},
+		{"ParallelMap nil f", "stream.ParallelMap", "function", "function nil", func() { stream.ParallelMap[int, int](r, 2, nil) }},
+		{"ParallelMap nil option", "stream.ParallelMap", "option", "option nil", func() {
+			stream.ParallelMap(r, 2, func(v int) (int, error) { return v, nil }, nil)
+		}},
+		{"Zip nil", "stream.Zip", "reader", "reader nil", func() { stream.Zip[int, int](r, nil, stream.Strict) }},
+		{"Zip align", "stream.Zip", "alignment", "alignment 5, want Strict or Truncate", func() { stream.Zip(r, r, stream.Align(5)) }},
+		{"ZipN nil", "stream.ZipN", "reader", "reader nil", func() { stream.ZipN(stream.Strict, r, nil) }},
+		{"ZipN align", "stream.ZipN", "alignment", "alignment 5", func() { stream.ZipN(stream.Align(5), r) }},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { wantPanic(t, tc.want, tc.f) })
+		t.Run(tc.name, func(t *testing.T) { wantPanic(t, tc.op, tc.arg, tc.want, tc.f) })
 	}
 }
 
-// TestNoAllocationPerValue pins the serial decorators at zero allocations per
-// value once a pass is running.
+// TestNoAllocationPerValue pins the decorators, serial and with goroutines, at
+// zero allocations per value once a pass is running.
 func TestNoAllocationPerValue(t *testing.T) {
 	rng := seeded(5)
 	endlessInts := func(yield func(int, error) bool) {
@@ -255,13 +260,17 @@ func TestNoAllocationPerValue(t *testing.T) {
 		}
 	}
 	for name, r := range map[string]stream.Reader[int]{
-		"Map":          stream.Map(endlessInts, func(v int) int { return v + 1 }),
-		"MapErr":       stream.MapErr(endlessInts, func(v int) (int, error) { return v + 1, nil }),
-		"Filter":       stream.Filter(endlessInts, func(v int) bool { return v%2 == 0 }),
-		"Take":         stream.Take(endlessInts, 1<<40),
-		"Shuffle":      stream.Shuffle(endlessInts, 64, rng),
-		"BlockShuffle": stream.BlockShuffle(endlessInts, 64, rng),
-		"SortWindow":   stream.SortWindow(endlessInts, 64, func(a, b int) int { return b - a }),
+		"Map":           stream.Map(endlessInts, func(v int) int { return v + 1 }),
+		"MapErr":        stream.MapErr(endlessInts, func(v int) (int, error) { return v + 1, nil }),
+		"Filter":        stream.Filter(endlessInts, func(v int) bool { return v%2 == 0 }),
+		"Take":          stream.Take(endlessInts, 1<<40),
+		"ShuffleBuffer": stream.ShuffleBuffer(endlessInts, 64, rng),
+		"BlockShuffle":  stream.BlockShuffle(endlessInts, 64, rng),
+		"SortWindow":    stream.SortWindow(endlessInts, 64, func(a, b int) int { return b - a }),
+		// The pipelines too: their slots are reused, nothing is made per value.
+		"Prefetch":              stream.Prefetch(endlessInts, 8),
+		"ParallelMap":           stream.ParallelMap(endlessInts, 3, func(v int) (int, error) { return v + 1, nil }),
+		"ParallelMap unordered": stream.ParallelMap(endlessInts, 3, func(v int) (int, error) { return v + 1, nil }, stream.Unordered()),
 	} {
 		t.Run(name, func(t *testing.T) {
 			next, stop := iterPull(r)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/stream"
+	"github.com/obskit/obskit/tuples"
 )
 
 func TestZip(t *testing.T) {
@@ -15,7 +16,7 @@ func TestZip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []stream.Pair[int, string]{{0, "a"}, {1, "b"}, {2, "c"}}
+	want := []tuples.Pair[int, string]{{X: 0, Y: "a"}, {X: 1, Y: "b"}, {X: 2, Y: "c"}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Zip mismatch (-want +got):\n%s", d)
 	}
