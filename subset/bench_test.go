@@ -124,23 +124,19 @@ func BenchmarkGetObsInto(b *testing.B) {
 	})
 }
 
-// tenClasses returns Iota(n) with n labels in 10 interleaved classes
-// attached as targets (WithTargets).
-func tenClasses(b *testing.B, n int) *subset.Labeled[int, []int, int] {
+// tenClasses returns Iota(n) linked (tuples.Zip2) with n labels in 10
+// interleaved classes.
+func tenClasses(b *testing.B, n int) *labeledInts[int] {
 	labels := make([]int, n)
 	for i := range labels {
 		labels[i] = i * 7 % 10
 	}
-	data, err := subset.WithTargets(subset.Iota(n), labels)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return data
+	return withLabels(b, labels)
 }
 
 // BenchmarkStratified builds a shuffled stratified 80/20 split and stratified
-// 10 folds of 1,000,000 observations in 10 classes (targets attached with
-// WithTargets), beside rand.Perm of the same size ([besidePerm]).
+// 10 folds of 1,000,000 observations in 10 classes (labels linked with
+// tuples.Zip2), beside rand.Perm of the same size ([besidePerm]).
 func BenchmarkStratified(b *testing.B) {
 	const n = 1_000_000
 	data := tenClasses(b, n)
@@ -149,11 +145,11 @@ func BenchmarkStratified(b *testing.B) {
 		build func(rng *rand.Rand) error
 	}{
 		{"StratifiedSplit", func(rng *rand.Rand) error {
-			_, err := subset.StratifiedSplit[int](data, rng, 0.8)
+			_, err := subset.StratifiedSplit(data, rng, 0.8)
 			return err
 		}},
 		{"StratifiedKFolds", func(rng *rand.Rand) error {
-			_, err := subset.StratifiedKFolds[int](data, rng, 10)
+			_, err := subset.StratifiedKFolds(data, rng, 10)
 			return err
 		}},
 	} {

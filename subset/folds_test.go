@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/subset"
 )
 
@@ -50,14 +51,14 @@ func TestKFoldsExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			idx, err := subset.KFoldIndices(tc.n, nil, tc.k)
+			idx, err := subset.KFolds(subset.Iota(tc.n), nil, tc.k)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, folds := range []struct {
 				name        string
 				train, vals [][]int
-			}{{"KFolds", nil, nil}, {"KFoldIndices", nil, nil}} {
+			}{{"KFolds", nil, nil}, {"KFolds of Iota", nil, nil}} {
 				if folds.name == "KFolds" {
 					folds.train, folds.vals = foldLists(fs)
 				} else {
@@ -114,7 +115,7 @@ func TestKFoldsShuffled(t *testing.T) {
 	}
 	train, val := foldLists(fs)
 	for f := range k {
-		lo, hi := subset.Chunk(n, k, f)
+		lo, hi := index.Chunk(n, k, f)
 		if d := cmp.Diff(perm[lo:hi], val[f]); d != "" {
 			t.Errorf("fold %d validation mismatch (-want +got):\n%s", f, d)
 		}
@@ -140,22 +141,6 @@ func TestFoldsAccess(t *testing.T) {
 	if count != 1 {
 		t.Errorf("break after the first fold visited %d folds", count)
 	}
-}
-
-func TestChunk(t *testing.T) {
-	tests := []struct{ n, k, j, lo, hi int }{
-		{10, 3, 0, 0, 4}, {10, 3, 1, 4, 7}, {10, 3, 2, 7, 10},
-		{2, 5, 0, 0, 1}, {2, 5, 1, 1, 2}, {2, 5, 4, 2, 2},
-		{0, 1, 0, 0, 0}, {9, 1, 0, 0, 9},
-	}
-	for _, tc := range tests {
-		if lo, hi := subset.Chunk(tc.n, tc.k, tc.j); lo != tc.lo || hi != tc.hi {
-			t.Errorf("Chunk(%d, %d, %d) = [%d, %d), want [%d, %d)", tc.n, tc.k, tc.j, lo, hi, tc.lo, tc.hi)
-		}
-	}
-	mustPanic(t, "Chunk(-1, 2, 0)", func() { subset.Chunk(-1, 2, 0) })
-	mustPanic(t, "Chunk(5, 0, 0)", func() { subset.Chunk(5, 0, 0) })
-	wantIndexPanic(t, "Chunk(5, 2, 2)", "subset.Chunk", 2, 2, func() { subset.Chunk(5, 2, 2) })
 }
 
 // TestKFoldsProperty checks on random inputs that each fold's training and

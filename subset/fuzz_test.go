@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/subset"
 )
 
@@ -25,26 +25,41 @@ func FuzzSplitFolds(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n16 uint16, a, b float64, k8 uint8, seed uint64) {
 		n, k := int(n16%5000), int(k8)
 		valid := a >= 0 && a <= 1 && b >= 0 && b <= 1 && a+b <= 1+1e-9
-		sizes, err := subset.SplitSizes(n, a, b)
-		if valid != (err == nil) || (err != nil && !errors.Is(err, subset.ErrFraction)) {
-			t.Fatalf("SplitSizes(%d, %v, %v): error %v, valid %v", n, a, b, err, valid)
-		}
-		if err == nil {
+		parts, err := subset.Split(subset.Iota(n), nil, a, b)
+		switch {
+		case !valid:
+			if !errors.Is(err, subset.ErrFraction) {
+				t.Fatalf("Split(%d, %v, %v): error %v, want ErrFraction", n, a, b, err)
+			}
+		case err != nil && !errors.Is(err, subset.ErrEmpty):
+			t.Fatalf("Split(%d, %v, %v): %v", n, a, b, err)
+		case (err != nil) != leavesEmpty(n, a, b):
+			// ErrEmpty exactly when the rule leaves a part of nonzero fraction empty.
+			t.Fatalf("Split(%d, %v, %v): error %v, but the sizes are %v", n, a, b, err, naiveSizes(n, []float64{a, b}))
+		case err != nil:
+		default:
+			want := 3
+			if a+b >= 1-1e-9 {
+				want = 2
+			}
+			if len(parts) != want {
+				t.Fatalf("Split(%d, %v, %v) gave %d parts, want %d", n, a, b, len(parts), want)
+			}
 			sum := 0
-			for _, m := range sizes {
-				if m < 0 {
-					t.Fatalf("SplitSizes(%d, %v, %v) = %v: negative size", n, a, b, sizes)
+			for k, p := range parts {
+				if p.Nobs() > 0 && p.Index(0) != sum {
+					t.Fatalf("Split(%d, %v, %v): part %d starts at %d, want %d", n, a, b, k, p.Index(0), sum)
 				}
-				sum += m
+				sum += p.Nobs()
 			}
 			if sum != n {
-				t.Fatalf("SplitSizes(%d, %v, %v) = %v: sum %d", n, a, b, sizes, sum)
+				t.Fatalf("Split(%d, %v, %v): sizes sum to %d", n, a, b, sum)
 			}
-			if d := math.Abs(float64(sizes[0]) - a*float64(n)); d > 0.5+1e-9 {
-				t.Fatalf("SplitSizes(%d, %v, %v) = %v: first part off by %v", n, a, b, sizes, d)
+			if d := math.Abs(float64(parts[0].Nobs()) - a*float64(n)); d > 0.5+1e-9 {
+				t.Fatalf("Split(%d, %v, %v): first part of %d off by %v", n, a, b, parts[0].Nobs(), d)
 			}
-			if d := float64(sizes[1]) - b*float64(n); math.Abs(d) > 0.5+1e-9 && a+b <= 1 {
-				t.Fatalf("SplitSizes(%d, %v, %v) = %v: second part off by %v", n, a, b, sizes, d)
+			if d := float64(parts[1].Nobs()) - b*float64(n); math.Abs(d) > 0.5+1e-9 && want == 3 {
+				t.Fatalf("Split(%d, %v, %v): second part of %d off by %v", n, a, b, parts[1].Nobs(), d)
 			}
 		}
 
@@ -52,12 +67,12 @@ func FuzzSplitFolds(f *testing.F) {
 		if seed%2 == 1 {
 			rng = rand.New(rand.NewPCG(seed, 0))
 		}
-		folds, err := subset.KFoldIndices(n, rng, k)
+		folds, err := subset.KFolds(subset.Iota(n), rng, k)
 		if (k >= 2 && k <= n) != (err == nil) || (err != nil && !errors.Is(err, subset.ErrFolds)) {
-			t.Fatalf("KFoldIndices(%d, %d): error %v", n, k, err)
+			t.Fatalf("KFolds(%d, %d): error %v", n, k, err)
 		}
 		if err == nil {
-			checkFolds(t, "KFoldIndices", n, folds)
+			checkFolds(t, "KFolds", n, folds)
 		}
 
 		labels := make([]int, n)
@@ -66,10 +81,10 @@ func FuzzSplitFolds(f *testing.F) {
 		for i := range labels {
 			labels[i] = lr.IntN(nclass)
 		}
-		sf, err := subset.StratifiedKFolds[int](container.FromSlice(labels), rng, k)
+		sf, err := subset.StratifiedKFolds(withLabels(t, labels), rng, k)
 		smallest := n
-		for _, c := range subset.CountLabels(labels) {
-			smallest = min(smallest, c.N)
+		for _, c := range countLabels(labels) {
+			smallest = min(smallest, c)
 		}
 		switch {
 		case k < 2 || k > n:
@@ -93,7 +108,7 @@ func FuzzSplitFolds(f *testing.F) {
 				if seed%2 == 1 {
 					prng = rand.New(rand.NewPCG(seed, 2))
 				}
-				v, err := subset.Partition(subset.Iota(n), prng, subset.Part{Index: p, Parts: k, Strided: seed%3 == 0})
+				v, err := subset.Partition(subset.Iota(n), prng, index.Part{Index: p, Parts: k, Strided: seed%3 == 0})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -108,4 +123,16 @@ func FuzzSplitFolds(f *testing.F) {
 			}
 		}
 	})
+}
+
+// leavesEmpty reports whether the size rule leaves a part of nonzero nominal
+// fraction empty when n observations are split at a and b.
+func leavesEmpty(n int, a, b float64) bool {
+	nominal := []float64{a, b, 1 - (a + b)}
+	for k, m := range naiveSizes(n, []float64{a, b}) {
+		if m == 0 && nominal[k] > 1e-9 {
+			return true
+		}
+	}
+	return false
 }

@@ -7,17 +7,31 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
 )
 
-// labeled is a Batched container with the Targeted ability.
-type labeled struct {
-	container.Slice[float64]
-	labels []string
+// labeledInts is labeled data whose features are the indices 0..n-1 (so a
+// feature names its observation) and whose labels are a slice.
+type labeledInts[L any] = tuples.Tuple2[*container.Func[int], container.Slice[L], int, []int, L, []L]
+
+// withLabels returns subset.Iota(len(labels)) linked with labels.
+func withLabels[L any](tb testing.TB, labels []L) *labeledInts[L] {
+	tb.Helper()
+	data, err := tuples.Zip2(subset.Iota(len(labels)), container.FromSlice(labels))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
 }
 
-func (l labeled) GetTarget(i int) string {
-	container.CheckIndex("labeled.GetTarget", i, len(l.labels))
-	return l.labels[i]
+// indices returns the index list of every view.
+func indices[T, B any](views []*subset.View[T, B]) [][]int {
+	out := make([][]int, len(views))
+	for k, v := range views {
+		out[k] = v.Indices()
+	}
+	return out
 }
 
 func iota(n int) []int {
@@ -57,10 +71,26 @@ func wantIndexPanic(t *testing.T, what, op string, index, n int, f func()) {
 	err, _ := r.(error)
 	var ie *container.IndexError
 	if !errors.As(err, &ie) {
-		t.Fatalf("%s: panic %v (%T), want *container.IndexError", what, r, r)
+		t.Errorf("%s: panic %v (%T), want *container.IndexError", what, r, r)
+		return
 	}
 	if ie.Op != op || ie.Index != index || ie.Nobs != n {
 		t.Errorf("%s: panic %+v, want {Op:%s Index:%d Nobs:%d}", what, *ie, op, index, n)
+	}
+}
+
+// wantArgPanic checks that f panics with an *container.ArgError for op and arg.
+func wantArgPanic(t *testing.T, what, op, arg string, f func()) {
+	t.Helper()
+	r := mustPanic(t, what, f)
+	err, _ := r.(error)
+	var ae *container.ArgError
+	if !errors.As(err, &ae) {
+		t.Errorf("%s: panic %v (%T), want *container.ArgError", what, r, r)
+		return
+	}
+	if ae.Op != op || ae.Arg != arg {
+		t.Errorf("%s: panic %+v, want Op %q and Arg %q", what, *ae, op, arg)
 	}
 }
 

@@ -8,23 +8,20 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
 )
 
 func TestResampleExamples(t *testing.T) {
-	x, err := subset.WithTargets(floats(5), []string{"a", "c", "c", "a", "b"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	over, err := subset.Oversample[string](x, nil, 1)
+	x := withLabels(t, []string{"a", "c", "c", "a", "b"})
+	over, err := subset.Oversample(x, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([]int{0, 1, 2, 3, 4, 4}, over.Indices()); d != "" {
 		t.Errorf("Oversample mismatch (-want +got):\n%s", d)
 	}
-	under, err := subset.Undersample[string](x, nil)
+	under, err := subset.Undersample(x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +43,7 @@ func TestResampleExamples(t *testing.T) {
 		{nil, 1, nil},
 	}
 	for _, tc := range tests {
-		v, err := subset.Oversample[int](container.FromSlice(tc.labels), nil, tc.fraction)
+		v, err := subset.Oversample(withLabels(t, tc.labels), nil, tc.fraction)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,13 +52,62 @@ func TestResampleExamples(t *testing.T) {
 		}
 	}
 	for _, f := range []float64{-1, math.NaN(), math.Inf(1), 1e300} {
-		_, err := subset.Oversample[string](x, nil, f)
+		_, err := subset.Oversample(x, nil, f)
 		wantErr(t, "Oversample", err, subset.ErrFraction, "subset.Oversample")
 	}
-	_, err = subset.Oversample[int](floats(3), nil, 1)
-	wantErr(t, "Oversample without targets", err, container.ErrNoTargets)
-	_, err = subset.Undersample[int](floats(3), nil)
-	wantErr(t, "Undersample without targets", err, container.ErrNoTargets)
+	if v, err := subset.Undersample(withLabels(t, []int{}), nil); err != nil || v.Nobs() != 0 {
+		t.Errorf("Undersample of nothing = %v, %v; want an empty view", v, err)
+	}
+}
+
+// naiveOversample is the documented rule of Oversample without an rng, written
+// from the documentation: every position once, then class by class (in order of
+// first appearance) whole copies of the class while more than a class's worth is
+// missing, then its first members.
+func naiveOversample(labels []int, fraction float64) []int {
+	var order []int
+	members := map[int][]int{}
+	for i, l := range labels {
+		if members[l] == nil {
+			order = append(order, l)
+		}
+		members[l] = append(members[l], i)
+	}
+	largest := 0
+	for _, m := range members {
+		largest = max(largest, len(m))
+	}
+	want := int(math.RoundToEven(fraction * float64(largest)))
+	out := iota(len(labels))
+	for _, l := range order {
+		class := members[l]
+		for need := want - len(class); need > 0; need -= len(class) {
+			out = append(out, class[:min(need, len(class))]...)
+		}
+	}
+	return out
+}
+
+// naiveUndersample keeps the first min-count members of every class, in data
+// order.
+func naiveUndersample(labels []int) []int {
+	counts := map[int]int{}
+	for _, l := range labels {
+		counts[l]++
+	}
+	smallest := len(labels)
+	for _, c := range counts {
+		smallest = min(smallest, c)
+	}
+	kept := map[int]int{}
+	var out []int
+	for i, l := range labels {
+		if kept[l] < smallest {
+			kept[l]++
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // TestResampleProperty checks on random labels that resampled class counts are
@@ -75,10 +121,10 @@ func TestResampleProperty(t *testing.T) {
 		for i := range labels {
 			labels[i] = rng.IntN(1 + rng.IntN(5))
 		}
-		counts := subset.CountLabels(labels)
+		counts := countLabels(labels)
 		largest, smallest := 0, n
 		for _, c := range counts {
-			largest, smallest = max(largest, c.N), min(smallest, c.N)
+			largest, smallest = max(largest, c), min(smallest, c)
 		}
 		fraction := []float64{1, 0.5, 1.7}[seed%3]
 		want := int(math.RoundToEven(fraction * float64(largest)))
@@ -86,27 +132,33 @@ func TestResampleProperty(t *testing.T) {
 		if seed%2 == 1 {
 			shuffle = rand.New(rand.NewPCG(seed, 22))
 		}
-		l := container.FromSlice(labels)
-		over, err := subset.Oversample[int](l, shuffle, fraction)
+		l := withLabels(t, labels)
+		over, err := subset.Oversample(l, shuffle, fraction)
 		if err != nil {
 			t.Fatal(err)
 		}
-		under, err := subset.Undersample[int](l, shuffle)
+		under, err := subset.Undersample(l, shuffle)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range subset.CountLabels(container.Collect[int](over)) {
-			if w := max(want, countOf(counts, c.Label)); c.N != w {
-				t.Fatalf("seed %d: oversampled class %d has %d members, want %d", seed, c.Label, c.N, w)
+		for label, c := range countLabels(tuples.Labels(over)) {
+			if w := max(want, counts[label]); c != w {
+				t.Fatalf("seed %d: oversampled class %d has %d members, want %d", seed, label, c, w)
 			}
 		}
-		for _, c := range subset.CountLabels(container.Collect[int](under)) {
-			if c.N != smallest {
-				t.Fatalf("seed %d: undersampled class %d has %d members, want %d", seed, c.Label, c.N, smallest)
+		for label, c := range countLabels(tuples.Labels(under)) {
+			if c != smallest {
+				t.Fatalf("seed %d: undersampled class %d has %d members, want %d", seed, label, c, smallest)
 			}
 		}
 		oi := over.Indices()
 		if shuffle == nil {
+			if d := cmp.Diff(naiveOversample(labels, fraction), oi); d != "" {
+				t.Fatalf("seed %d: Oversample(%v) mismatch (-reference +got):\n%s", seed, fraction, d)
+			}
+			if d := cmp.Diff(naiveUndersample(labels), under.Indices(), cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("seed %d: Undersample mismatch (-reference +got):\n%s", seed, d)
+			}
 			if !slices.Equal(oi[:n], rangeList(0, n)) {
 				t.Fatalf("seed %d: oversampling without shuffle does not start with the originals in order", seed)
 			}
@@ -131,13 +183,13 @@ func TestResampleProperty(t *testing.T) {
 	}
 }
 
-func countOf(counts []subset.Count[int], label int) int {
-	for _, c := range counts {
-		if c.Label == label {
-			return c.N
-		}
+// countLabels counts the members of each label.
+func countLabels(labels []int) map[int]int {
+	counts := map[int]int{}
+	for _, l := range labels {
+		counts[l]++
 	}
-	return 0
+	return counts
 }
 
 func TestResampleDeterministic(t *testing.T) {
@@ -145,14 +197,14 @@ func TestResampleDeterministic(t *testing.T) {
 	for i := range labels {
 		labels[i] = i % 7 % 3
 	}
-	l := container.FromSlice(labels)
-	a, _ := subset.Oversample[int](l, rand.New(rand.NewPCG(9, 9)), 1)
-	b, _ := subset.Oversample[int](l, rand.New(rand.NewPCG(9, 9)), 1)
+	l := withLabels(t, labels)
+	a, _ := subset.Oversample(l, rand.New(rand.NewPCG(9, 9)), 1)
+	b, _ := subset.Oversample(l, rand.New(rand.NewPCG(9, 9)), 1)
 	if !slices.Equal(a.Indices(), b.Indices()) {
 		t.Error("Oversample with the same seed gave different results")
 	}
-	c, _ := subset.Undersample[int](l, rand.New(rand.NewPCG(9, 9)))
-	d, _ := subset.Undersample[int](l, rand.New(rand.NewPCG(9, 9)))
+	c, _ := subset.Undersample(l, rand.New(rand.NewPCG(9, 9)))
+	d, _ := subset.Undersample(l, rand.New(rand.NewPCG(9, 9)))
 	if !slices.Equal(c.Indices(), d.Indices()) {
 		t.Error("Undersample with the same seed gave different results")
 	}
@@ -182,8 +234,8 @@ func TestRandObs(t *testing.T) {
 	}
 	_, err = subset.RandObs(floats(0), rand.New(rand.NewPCG(1, 1)), 3)
 	wantErr(t, "RandObs(empty, 3)", err, subset.ErrEmpty, 3)
-	mustPanic(t, "RandObs(-1)", func() { subset.RandObs(src, rand.New(rand.NewPCG(1, 1)), -1) })
-	mustPanic(t, "RandObs(nil rng)", func() { subset.RandObs(src, nil, 1) })
+	wantArgPanic(t, "RandObs(-1)", "subset.RandObs", "count", func() { subset.RandObs(src, rand.New(rand.NewPCG(1, 1)), -1) })
+	wantArgPanic(t, "RandObs(nil rng)", "subset.RandObs", "rng", func() { subset.RandObs(src, nil, 1) })
 }
 
 func TestBootstrap(t *testing.T) {
@@ -209,5 +261,6 @@ func TestBootstrap(t *testing.T) {
 			t.Errorf("Bootstrap(500): %d out of bag, want about 184", len(want))
 		}
 	}
-	mustPanic(t, "Bootstrap(nil rng)", func() { subset.Bootstrap(floats(3), nil) })
+	wantArgPanic(t, "Bootstrap(nil rng)", "subset.Bootstrap", "rng", func() { subset.Bootstrap(floats(3), nil) })
+	wantArgPanic(t, "Shuffle(nil rng)", "subset.Shuffle", "rng", func() { subset.Shuffle(floats(3), nil) })
 }

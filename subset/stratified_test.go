@@ -1,6 +1,7 @@
 package subset_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -8,9 +9,19 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
 )
+
+// stratIndices is the index form of StratifiedSplit for labels in a slice.
+func stratIndices[L int | string](t *testing.T, labels []L, rng *rand.Rand, fractions ...float64) ([][]int, error) {
+	t.Helper()
+	parts, err := subset.StratifiedSplit(withLabels(t, labels), rng, fractions...)
+	if err != nil {
+		return nil, err
+	}
+	return indices(parts), nil
+}
 
 func TestStratifiedSplitExamples(t *testing.T) {
 	tests := []struct {
@@ -24,49 +35,75 @@ func TestStratifiedSplitExamples(t *testing.T) {
 		{[]int{7, 7, 7, 7, 7, 7, 7, 7, 7, 7}, []float64{0.5, 0.3}, [][]int{{0, 1, 2, 3, 4}, {5, 6, 7}, {8, 9}}},
 		// 3 members at 0.5: 1.5 rounds to 2; 1 member: 0.5 rounds to 0.
 		{[]int{2, 2, 2, 5}, []float64{0.5}, [][]int{{0, 1}, {2, 3}}},
-		{nil, []float64{0.5}, [][]int{{}, {}}},
+		// Fractions summing to 1: one part each.
+		{[]int{0, 0, 0, 0, 1, 1, 1, 1, 1, 1}, []float64{0.5, 0.5}, [][]int{{0, 1, 4, 5, 6}, {2, 3, 7, 8, 9}}},
+		{[]int{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1}, []float64{0.7, 0.15, 0.15},
+			[][]int{rangeList(0, 14), {14, 15, 16, 17}, {18, 19}}},
+		// A fraction of exactly 0: an empty part, no error.
+		{[]int{3, 3, 4, 4}, []float64{0, 0.5}, [][]int{{}, {0, 2}, {1, 3}}},
 	}
 	for _, tc := range tests {
-		name := cmp.Diff(nil, tc.labels)
-		t.Run(name, func(t *testing.T) {
-			parts, err := subset.StratifiedSplit[int](container.FromSlice(tc.labels), nil, tc.fractions...)
+		t.Run(fmt.Sprint(tc.labels, tc.fractions), func(t *testing.T) {
+			got, err := stratIndices(t, tc.labels, nil, tc.fractions...)
 			if err != nil {
 				t.Fatal(err)
-			}
-			got := make([][]int, len(parts))
-			for k, p := range parts {
-				got[k] = p.Indices()
 			}
 			if d := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("StratifiedSplit(%v, %v) mismatch (-want +got):\n%s", tc.labels, tc.fractions, d)
-			}
-			idx, err := subset.StratifiedSplitIndices(tc.labels, nil, tc.fractions...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(tc.want, idx, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("StratifiedSplitIndices(%v, %v) mismatch (-want +got):\n%s", tc.labels, tc.fractions, d)
 			}
 		})
 	}
 }
 
 func TestStratifiedErrors(t *testing.T) {
-	labels := container.FromSlice([]string{"a", "b", "a", "b", "b"})
-	_, err := subset.StratifiedSplit[string](labels, nil, 1.5)
+	labels := withLabels(t, []string{"a", "b", "a", "b", "b"})
+	_, err := subset.StratifiedSplit(labels, nil, 1.5)
 	wantErr(t, "StratifiedSplit(1.5)", err, subset.ErrFraction, 1.5, "subset.StratifiedSplit")
-	_, err = subset.StratifiedSplitIndices([]string{"a"}, nil, -1)
-	wantErr(t, "StratifiedSplitIndices(-1)", err, subset.ErrFraction, -1)
-	_, err = subset.StratifiedSplit[string](floats(4), nil, 0.5)
-	wantErr(t, "StratifiedSplit without targets", err, container.ErrNoTargets, "subset.StratifiedSplit")
-	_, err = subset.StratifiedKFolds[string](floats(4), nil, 2)
-	wantErr(t, "StratifiedKFolds without targets", err, container.ErrNoTargets, "subset.StratifiedKFolds")
-	_, err = subset.StratifiedKFolds[string](labels, nil, 3)
+	_, err = subset.StratifiedSplit(labels, nil)
+	wantErr(t, "StratifiedSplit()", err, subset.ErrFraction, "no fractions")
+	_, err = subset.StratifiedSplit(withLabels(t, []string{"a"}), nil, -1)
+	wantErr(t, "StratifiedSplit(-1)", err, subset.ErrFraction, -1)
+	_, err = subset.StratifiedKFolds(labels, nil, 3)
 	wantErr(t, "StratifiedKFolds(3)", err, subset.ErrClassSize, "class a has 2 members", "k = 3")
-	_, err = subset.StratifiedKFolds[string](labels, nil, 6)
+	_, err = subset.StratifiedKFolds(labels, nil, 6)
 	wantErr(t, "StratifiedKFolds(6)", err, subset.ErrFolds, "k = 6")
-	_, err = subset.StratifiedKFolds[string](labels, nil, 1)
+	_, err = subset.StratifiedKFolds(labels, nil, 1)
 	wantErr(t, "StratifiedKFolds(1)", err, subset.ErrFolds, "k = 1")
+}
+
+// TestStratifiedTooSmall checks that a stratified split whose classes are too
+// small to put anything in a part of nonzero fraction is refused, as
+// scikit-learn refuses it, with an error wrapping ErrEmpty that names the
+// largest class and its size.
+func TestStratifiedTooSmall(t *testing.T) {
+	tests := []struct {
+		labels    []string
+		fractions []float64
+		names     []any // named with or without a shuffle
+		largest   string
+	}{
+		// Each class has one member: every member goes to the 0.8 part. All
+		// classes are the largest; the first (in the order read) is named.
+		{[]string{"a", "b", "c"}, []float64{0.8, 0.2}, []any{"part 1 (fraction 0.2)", "has 1"}, "the largest, class a, has 1"},
+		{[]string{"a", "b", "c"}, []float64{0.8}, []any{"part 1", "has 1"}, "the largest, class a, has 1"},
+		// The largest class need not come first: 1.6 rounds to 2 of 2.
+		{[]string{"a", "b", "b", "c"}, []float64{0.8}, []any{"the largest, class b, has 2"}, ""},
+		{[]string{"a", "b"}, []float64{0.2, 0.8}, []any{"part 0 (fraction 0.2)", "has 1"}, "class a, has 1"},
+		{nil, []float64{0.5}, []any{"part 0", "of 0 observations"}, ""},
+	}
+	for _, tc := range tests {
+		what := fmt.Sprintf("StratifiedSplit(%v, %v)", tc.labels, tc.fractions)
+		_, err := subset.StratifiedSplit(withLabels(t, tc.labels), nil, tc.fractions...)
+		wantErr(t, what, err, subset.ErrEmpty, append(tc.names, "subset.StratifiedSplit", tc.largest)...)
+		_, err = subset.StratifiedSplit(withLabels(t, tc.labels), rand.New(rand.NewPCG(1, 2)), tc.fractions...)
+		wantErr(t, "shuffled "+what, err, subset.ErrEmpty, tc.names...)
+	}
+	// A class smaller than the number of parts is absent from some parts; the
+	// parts are not empty, so that is no error.
+	got, err := stratIndices(t, []string{"a", "a", "a", "a", "b"}, nil, 0.5)
+	if err != nil || !cmp.Equal(got, [][]int{{0, 1}, {2, 3, 4}}) {
+		t.Errorf("StratifiedSplit with a one-member class = %v, %v; want [[0 1] [2 3 4]]", got, err)
+	}
 }
 
 // TestStratifiedShuffleFirst checks the package rule: a non-nil rng gives the
@@ -76,28 +113,23 @@ func TestStratifiedShuffleFirst(t *testing.T) {
 	for i := range labels {
 		labels[i] = i % 3
 	}
-	l, err := subset.WithTargets(floats(40), labels)
+	l := withLabels(t, labels)
+	parts, err := subset.StratifiedSplit(l, rand.New(rand.NewPCG(4, 4)), 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := subset.StratifiedSplit[int](l, rand.New(rand.NewPCG(4, 4)), 0.7)
+	ref, err := subset.StratifiedSplit(subset.Shuffle(l, rand.New(rand.NewPCG(4, 4))), nil, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := subset.StratifiedSplit[int](subset.Shuffle(l, rand.New(rand.NewPCG(4, 4))), nil, 0.7)
+	if d := cmp.Diff(indices(ref), indices(parts)); d != "" {
+		t.Errorf("parts mismatch (-Shuffle first +rng):\n%s", d)
+	}
+	folds, err := subset.StratifiedKFolds(l, rand.New(rand.NewPCG(4, 4)), 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k := range parts {
-		if d := cmp.Diff(ref[k].Indices(), parts[k].Indices()); d != "" {
-			t.Errorf("part %d mismatch (-Shuffle first +rng):\n%s", k, d)
-		}
-	}
-	folds, err := subset.StratifiedKFolds[int](l, rand.New(rand.NewPCG(4, 4)), 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	refFolds, err := subset.StratifiedKFolds[int](subset.Shuffle(l, rand.New(rand.NewPCG(4, 4))), nil, 4)
+	refFolds, err := subset.StratifiedKFolds(subset.Shuffle(l, rand.New(rand.NewPCG(4, 4))), nil, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,9 +142,9 @@ func TestStratifiedShuffleFirst(t *testing.T) {
 
 // sklearnStratifiedFolds is a direct transcription of scikit-learn's
 // StratifiedKFold._make_test_folds (shuffle=False): the fold of every position.
-func sklearnStratifiedFolds(labels []int, k int) []int {
+func sklearnStratifiedFolds[L comparable](labels []L, k int) []int {
 	// y_encoded: classes numbered in order of first appearance.
-	code := map[int]int{}
+	code := map[L]int{}
 	enc := make([]int, len(labels))
 	for i, l := range labels {
 		if _, ok := code[l]; !ok {
@@ -149,6 +181,15 @@ func sklearnStratifiedFolds(labels []int, k int) []int {
 	return test
 }
 
+// sklearnValidation returns the validation sets of the scikit-learn folds.
+func sklearnValidation[L comparable](labels []L, k int) [][]int {
+	val := make([][]int, k)
+	for i, f := range sklearnStratifiedFolds(labels, k) {
+		val[f] = append(val[f], i)
+	}
+	return val
+}
+
 func TestStratifiedKFoldsMatchesScikitLearn(t *testing.T) {
 	for seed := range uint64(200) {
 		rng := rand.New(rand.NewPCG(seed, 13))
@@ -166,21 +207,16 @@ func TestStratifiedKFoldsMatchesScikitLearn(t *testing.T) {
 			}
 		}
 		rng.Shuffle(n, func(i, j int) { labels[i], labels[j] = labels[j], labels[i] })
-		folds, err := subset.StratifiedKFolds[int](container.FromSlice(labels), nil, k)
+		data := withLabels(t, labels)
+		folds, err := subset.StratifiedKFolds(data, nil, k)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		checkFolds(t, "StratifiedKFolds", n, folds)
-		test := sklearnStratifiedFolds(labels, k)
+		want := sklearnValidation(labels, k)
 		for f := range k {
-			var want []int
-			for i, tf := range test {
-				if tf == f {
-					want = append(want, i)
-				}
-			}
 			_, val := folds.Fold(f)
-			if d := cmp.Diff(want, val.Indices(), cmpopts.EquateEmpty()); d != "" {
+			if d := cmp.Diff(want[f], val.Indices(), cmpopts.EquateEmpty()); d != "" {
 				t.Fatalf("seed %d (n=%d, k=%d): validation set %d mismatch (-scikit-learn +got):\n%s", seed, n, k, f, d)
 			}
 			if m := val.Nobs(); m < n/k || m > n/k+1 || (f > 0 && m > foldSize(folds, f-1)) {
@@ -188,17 +224,17 @@ func TestStratifiedKFoldsMatchesScikitLearn(t *testing.T) {
 			}
 		}
 		// Every class is spread evenly: n_c/k or n_c/k+1 members per fold.
-		for _, g := range subset.GroupLabels(labels) {
+		for _, c := range subset.Classes(data) {
 			for f := range k {
 				_, val := folds.Fold(f)
 				m := 0
-				for _, i := range val.Indices() {
-					if labels[i] == g.Label {
+				for _, l := range tuples.Labels(val) {
+					if l == c.Label {
 						m++
 					}
 				}
-				if nc := len(g.Indices); m < nc/k || m > nc/k+1 {
-					t.Fatalf("seed %d: class %d (%d members) has %d in fold %d, want %d or %d", seed, g.Label, nc, m, f, nc/k, nc/k+1)
+				if nc := len(c.Indices); m < nc/k || m > nc/k+1 {
+					t.Fatalf("seed %d: class %d (%d members) has %d in fold %d, want %d or %d", seed, c.Label, nc, m, f, nc/k, nc/k+1)
 				}
 			}
 		}
@@ -211,21 +247,17 @@ func foldSize[T, B any](fs *subset.Folds[T, B], f int) int {
 }
 
 // naiveStratified is the reference: each class's members in data order
-// (grouped here with a map, not with the package's classes) are cut by
-// SplitSizes, the documented rounding rule, and each part is the sorted union.
-func naiveStratified(t *testing.T, labels []int, fractions []float64) [][]int {
-	members := map[int][]int{}
+// (grouped here with a map, not with the package's classes) are cut by the naive
+// size rule, and each part is the sorted union.
+func naiveStratified[L comparable](labels []L, fractions []float64) [][]int {
+	members := map[L][]int{}
 	for i, l := range labels {
 		members[l] = append(members[l], i)
 	}
-	parts := make([][]int, len(fractions)+1)
+	parts := make([][]int, len(naiveSizes(0, fractions)))
 	for _, class := range members {
-		sizes, err := subset.SplitSizes(len(class), fractions...)
-		if err != nil {
-			t.Fatal(err)
-		}
 		lo := 0
-		for k, m := range sizes {
+		for k, m := range naiveSizes(len(class), fractions) {
 			parts[k] = append(parts[k], class[lo:lo+m]...)
 			lo += m
 		}
@@ -236,10 +268,18 @@ func naiveStratified(t *testing.T, labels []int, fractions []float64) [][]int {
 	return parts
 }
 
+// TestStratifiedSplitProperty checks random stratified splits against the naive
+// reference, including when it refuses (a part of nonzero fraction left empty),
+// class counts within one of proportional, and shuffled splits against the
+// class counts of the unshuffled one.
 func TestStratifiedSplitProperty(t *testing.T) {
+	refused := 0
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		n := rng.IntN(300)
+		if seed%4 == 0 {
+			n = rng.IntN(8)
+		}
 		nclass := 1 + rng.IntN(5)
 		labels := make([]int, n)
 		for i := range labels {
@@ -251,30 +291,43 @@ func TestStratifiedSplitProperty(t *testing.T) {
 			fr[k] = rng.Float64() * left
 			left -= fr[k]
 		}
-		got, err := subset.StratifiedSplitIndices(labels, nil, fr...)
+		if seed%3 == 0 {
+			fr[len(fr)-1] += left
+			left = 0
+		}
+		want := naiveStratified(labels, fr)
+		empty := false
+		for k, p := range want {
+			nominal := left
+			if k < len(fr) {
+				nominal = fr[k]
+			}
+			empty = empty || (len(p) == 0 && nominal > 1e-9)
+		}
+		got, err := stratIndices(t, labels, nil, fr...)
+		if empty {
+			refused++
+			wantErr(t, fmt.Sprintf("seed %d: StratifiedSplit(%v)", seed, fr), err, subset.ErrEmpty)
+			continue
+		}
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("seed %d: StratifiedSplit(%v): %v", seed, fr, err)
 		}
-		if d := cmp.Diff(naiveStratified(t, labels, fr), got, cmpopts.EquateEmpty()); d != "" {
-			t.Fatalf("seed %d: StratifiedSplitIndices(%v) mismatch (-reference +got):\n%s", seed, fr, d)
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("seed %d: StratifiedSplit(%v) mismatch (-reference +got):\n%s", seed, fr, d)
 		}
-		// Class counts within one of proportional (parts but the last within 1/2).
+		// Class counts within one of proportional.
 		all := append(slices.Clone(fr), left)
-		for _, g := range subset.GroupLabels(labels) {
+		for _, c := range subset.Classes(withLabels(t, labels)) {
 			for k, p := range got {
-				m := 0
-				for _, i := range p {
-					if labels[i] == g.Label {
-						m++
-					}
-				}
-				if d := math.Abs(float64(m) - all[k]*float64(len(g.Indices))); d > 1+1e-9 {
-					t.Fatalf("seed %d: class %d has %d of %d members in part %d of fraction %v", seed, g.Label, m, len(g.Indices), k, all[k])
+				m := classCounts(labels, p)[c.Label]
+				if d := math.Abs(float64(m) - all[k]*float64(len(c.Indices))); d > 1+1e-9 && !(k == len(fr)-1 && left == 0) {
+					t.Fatalf("seed %d: class %d has %d of %d members in part %d of fraction %v", seed, c.Label, m, len(c.Indices), k, all[k])
 				}
 			}
 		}
 		// Shuffled: still a partition with the same class counts per part.
-		sh, err := subset.StratifiedSplitIndices(labels, rand.New(rand.NewPCG(seed, 1)), fr...)
+		sh, err := stratIndices(t, labels, rand.New(rand.NewPCG(seed, 1)), fr...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,6 +345,9 @@ func TestStratifiedSplitProperty(t *testing.T) {
 				t.Fatalf("seed %d: shuffled stratified split has index %d %d times", seed, i, c)
 			}
 		}
+	}
+	if refused == 0 || refused > 150 {
+		t.Errorf("%d of 300 random stratified splits refused; the inputs do not test both outcomes", refused)
 	}
 }
 

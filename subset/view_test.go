@@ -1,6 +1,7 @@
 package subset_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
@@ -9,8 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
 )
 
 func floats(n int) container.Slice[float64] {
@@ -89,9 +92,100 @@ func TestOfOutOfRange(t *testing.T) {
 	wantIndexPanic(t, "Of(view, [3])", "subset.Of", 3, 3, func() { subset.Of(v, []int{3}) })
 	wantIndexPanic(t, "view.MapIndices", "subset.View.MapIndices", 5, 3, func() { v.MapIndices(nil, []int{0, 5}) })
 	wantIndexPanic(t, "view.Index", "subset.View.Index", 3, 3, func() { v.Index(3) })
-	for _, r := range [][2]int{{-1, 2}, {3, 2}, {0, 11}} {
-		mustPanic(t, "Range", func() { subset.Range(src, r[0], r[1]) })
+}
+
+// TestRangePanics checks that Range refuses bounds as a slice expression does,
+// with typed panic values: a *container.IndexError naming the first bound
+// outside [0, n] (its Nobs is n+1, the number of valid bounds) and a
+// *container.ArgError for hi < lo.
+func TestRangePanics(t *testing.T) {
+	src := floats(10)
+	v := subset.Of(src, []int{1, 2, 3})
+	tests := []struct {
+		name        string
+		c           container.Batched[float64, []float64]
+		lo, hi      int
+		index, nobs int // the IndexError expected; nobs 0 for an ArgError
+	}{
+		{"lo below 0", src, -1, 2, -1, 11},
+		{"hi past n", src, 0, 11, 11, 11},
+		{"both out", src, 12, 14, 12, 11},
+		{"hi below 0", src, 0, -1, -1, 11},
+		{"view hi past n", v, 1, 4, 4, 4},
+		{"hi < lo", src, 3, 2, 0, 0},
+		{"view hi < lo", v, 3, 0, 0, 0},
 	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			what := fmt.Sprintf("Range(%d, %d)", tc.lo, tc.hi)
+			f := func() { subset.Range(tc.c, tc.lo, tc.hi) }
+			if tc.nobs == 0 {
+				wantArgPanic(t, what, "subset.Range", "range", f)
+				return
+			}
+			wantIndexPanic(t, what, "subset.Range", tc.index, tc.nobs, f)
+		})
+	}
+	// The full range and empty ranges at both ends are fine.
+	for _, r := range [][2]int{{0, 10}, {0, 0}, {10, 10}, {4, 4}} {
+		if got := subset.Range(src, r[0], r[1]); got.Nobs() != r[1]-r[0] {
+			t.Errorf("Range(%d, %d) has %d observations", r[0], r[1], got.Nobs())
+		}
+	}
+}
+
+// reversed is a minimal container.IndexView: observation i is observation n-1-i
+// of its source.
+type reversed struct{ src container.Slice[float64] }
+
+var _ container.IndexView[float64, []float64] = reversed{}
+
+func (r reversed) Nobs() int { return len(r.src) }
+func (r reversed) GetObs(i int) float64 {
+	container.CheckIndex("reversed.GetObs", i, len(r.src))
+	return r.src[len(r.src)-1-i]
+}
+func (r reversed) GetObsInto(dst []float64, idx []int) []float64 {
+	return r.src.GetObsInto(dst, r.MapIndices(nil, idx))
+}
+func (r reversed) Source() container.Batched[float64, []float64] { return r.src }
+func (r reversed) MapIndices(dst, idx []int) []int {
+	dst = container.Resize(dst, len(idx))
+	for j, i := range idx {
+		container.CheckIndex("reversed.MapIndices", i, len(r.src))
+		dst[j] = len(r.src) - 1 - i
+	}
+	return dst
+}
+
+// TestOfFlattensIndexView checks that views of any container.IndexView, not
+// only of Views, index straight into its source.
+func TestOfFlattensIndexView(t *testing.T) {
+	src := floats(6)
+	r := reversed{src}
+	containertest.Run(t, r, containertest.SliceConfig[float64]())
+	views := []struct {
+		name string
+		v    *subset.View[float64, []float64]
+		want []int
+	}{
+		{"Of", subset.Of(r, []int{0, 2, 2}), []int{5, 3, 3}},
+		{"Range", subset.Range(r, 1, 4), []int{4, 3, 2}},
+		{"Shuffle", subset.Shuffle(r, rand.New(rand.NewPCG(1, 1))), nil},
+	}
+	perm := rand.New(rand.NewPCG(1, 1)).Perm(6)
+	for _, i := range perm {
+		views[2].want = append(views[2].want, 5-i)
+	}
+	for _, tc := range views {
+		if _, ok := tc.v.Source().(container.Slice[float64]); !ok {
+			t.Errorf("%s of an IndexView: Source() is %T, want the IndexView's source", tc.name, tc.v.Source())
+		}
+		if d := cmp.Diff(tc.want, tc.v.Indices()); d != "" {
+			t.Errorf("%s of an IndexView: Indices mismatch (-want +got):\n%s", tc.name, d)
+		}
+	}
+	wantIndexPanic(t, "Of(IndexView, [6])", "reversed.MapIndices", 6, 6, func() { subset.Of(r, []int{6}) })
 }
 
 func TestGetObsIntoGathersThroughSource(t *testing.T) {
@@ -141,19 +235,34 @@ func TestViewZeroAllocs(t *testing.T) {
 	}
 }
 
-func TestViewTargetsPassThrough(t *testing.T) {
-	src := labeled{floats(4), []string{"a", "b", "c", "d"}}
-	v := subset.Of(subset.Shuffle(src, rand.New(rand.NewPCG(1, 1))), []int{0, 1, 2, 3})
-	got, err := container.Targets[string](v)
+// TestViewLabelsPassThrough checks that tuples.Labels reads the labels of a
+// view of a view of labeled data through the views, from the label member
+// alone: the features are not read, one by one or in batches.
+func TestViewLabelsPassThrough(t *testing.T) {
+	labels := []string{"a", "b", "c", "d"}
+	x := containertest.NewCounting(iota(4))
+	data, err := tuples.Zip2(x, container.FromSlice(labels))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := make([]string, 4)
+	v := subset.Of(subset.Shuffle(data, rand.New(rand.NewPCG(1, 1))), []int{3, 1, 2, 2})
+	x.Reset()
+	got := tuples.Labels(v)
+	if x.Singles() != 0 || x.Batches() != 0 {
+		t.Errorf("Labels of a view read the features: %d GetObs and %d GetObsInto calls, want none", x.Singles(), x.Batches())
+	}
+	want := make([]string, v.Nobs())
 	for i, j := range v.Indices() {
-		want[i] = src.labels[j]
+		want[i] = labels[j]
 	}
 	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("Targets through a view mismatch (-want +got):\n%s", d)
+		t.Errorf("Labels through a view mismatch (-want +got):\n%s", d)
+	}
+	// The labels are those of the observations.
+	for i := range v.Nobs() {
+		if o := v.GetObs(i); o.Y != got[i] || labels[o.X] != o.Y {
+			t.Fatalf("observation %d of the view is %+v, label %q", i, o, got[i])
+		}
 	}
 }
 
@@ -234,7 +343,7 @@ func TestViewProperty(t *testing.T) {
 				}
 				train, _ := folds.Fold(f)
 				v = train
-				lo, hi := subset.Chunk(m, k, f)
+				lo, hi := index.Chunk(m, k, f)
 				ref = append(append([]int(nil), ref[:lo]...), ref[hi:]...)
 			}
 		}
