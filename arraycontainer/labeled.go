@@ -17,7 +17,11 @@ import (
 // [LabeledTuple] and every subset, shuffle, split and fold of one, and tuples
 // whose features are converted arrays. Its observations are
 // tuples.Pair[*Array[E], L]; its batches are [LabeledBatch]es.
-type Labeled[E Number, L any] = container.Batched[tuples.Pair[*Array[E], L], LabeledBatch[E, L]]
+type Labeled[E Number, L any] = container.Batched[LabeledObs[E, L], LabeledBatch[E, L]]
+
+// LabeledObs is an observation of [Labeled] data: the array of its features and
+// its label.
+type LabeledObs[E Number, L any] = tuples.Pair[*Array[E], L]
 
 // LabeledBatch is a batch of [Labeled] data: an array of the features of the
 // batch's observations (one more axis, the observation axis) and their labels.

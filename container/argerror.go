@@ -23,8 +23,9 @@ func (e *ArgError) Error() string {
 
 // CheckArg panics with an [*ArgError] naming op, arg, value and want when ok is
 // false. It is how the kit checks arguments at the call site; user containers may
-// use it too.
-func CheckArg(ok bool, op, arg string, value any, want string) {
+// use it too. It is generic so that a passing check costs no allocation: value is
+// boxed into the ArgError only when the check fails.
+func CheckArg[V any](ok bool, op, arg string, value V, want string) {
 	if !ok {
 		panic(&ArgError{Op: op, Arg: arg, Value: value, Want: want})
 	}

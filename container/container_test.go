@@ -156,7 +156,7 @@ func TestArgError(t *testing.T) {
 	if r := recovered(func() { container.CheckArg(true, "x.F", "n", -1, ">= 0") }); r != nil {
 		t.Errorf("CheckArg(true, ...) panicked with %v", r)
 	}
-	r := recovered(func() { container.CheckArg(false, "x.F", "rng", nil, "non-nil") })
+	r := recovered(func() { container.CheckArg(false, "x.F", "rng", "nil", "non-nil") })
 	err, ok := r.(error)
 	if !ok {
 		t.Fatalf("CheckArg(false, ...) panicked with %v (%T), want an error", r, r)
@@ -165,10 +165,10 @@ func TestArgError(t *testing.T) {
 	if !errors.As(fmt.Errorf("wrapped: %w", err), &ae) {
 		t.Fatalf("errors.As(%v, *ArgError) = false", err)
 	}
-	if d := cmp.Diff(container.ArgError{Op: "x.F", Arg: "rng", Value: nil, Want: "non-nil"}, *ae); d != "" {
+	if d := cmp.Diff(container.ArgError{Op: "x.F", Arg: "rng", Value: "nil", Want: "non-nil"}, *ae); d != "" {
 		t.Errorf("ArgError mismatch (-want +got):\n%s", d)
 	}
-	if want := "obskit/x.F: rng <nil>, want non-nil"; err.Error() != want {
+	if want := "obskit/x.F: rng nil, want non-nil"; err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
 	// An ArgError is not an IndexError: the two kinds of programmer error stay apart.

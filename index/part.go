@@ -46,9 +46,7 @@ func (p Part) mustValidate(op string, n int) {
 	if err := p.Validate(); err != nil {
 		panic(&container.ArgError{Op: op, Arg: "part", Value: p, Want: "a valid Part (" + err.Error() + ")"})
 	}
-	if n < 0 { // not CheckArg: boxing n for it would allocate on every call of Pos
-		panic(&container.ArgError{Op: op, Arg: "number of positions", Value: n, Want: ">= 0"})
-	}
+	container.CheckArg(n >= 0, op, "number of positions", n, ">= 0")
 }
 
 // Len returns the number of positions of the part among n. It panics with a
@@ -107,10 +105,8 @@ func (p Part) Positions(n int) []int {
 // [*container.ArgError] when n is negative or k below 1, and with a
 // [*container.IndexError] when j is outside [0, k).
 func Chunk(n, k, j int) (lo, hi int) {
-	if n < 0 || k < 1 { // not CheckArg: boxing n and k for it would allocate
-		container.CheckArg(n >= 0, "index.Chunk", "number of positions", n, ">= 0")
-		container.CheckArg(k >= 1, "index.Chunk", "number of blocks", k, ">= 1")
-	}
+	container.CheckArg(n >= 0, "index.Chunk", "number of positions", n, ">= 0")
+	container.CheckArg(k >= 1, "index.Chunk", "number of blocks", k, ">= 1")
 	container.CheckIndex("index.Chunk", j, k)
 	q, r := n/k, n%k
 	lo = j*q + min(j, r)

@@ -15,7 +15,9 @@ import (
 // not hold.
 func Slice[D, L arraycontainer.Number](b Batch[D, L], lo, hi int) Batch[D, L] {
 	n := len(b.Indices)
-	container.CheckArg(0 <= lo && lo <= hi && hi <= n, "provider.Slice", "range", fmt.Sprintf("[%d, %d)", lo, hi), fmt.Sprintf("within a batch of %d", n))
+	if !(0 <= lo && lo <= hi && hi <= n) {
+		panic(&container.ArgError{Op: "provider.Slice", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within a batch of %d", n)})
+	}
 	return sliceInto(Batch[D, L]{}, b, lo, hi)
 }
 

@@ -62,7 +62,9 @@ func Range[T, B any](c container.Batched[T, B], lo, hi int) *View[T, B] {
 	n := c.Nobs()
 	container.CheckIndex("subset.Range", lo, n+1)
 	container.CheckIndex("subset.Range", hi, n+1)
-	container.CheckArg(lo <= hi, "subset.Range", "range", fmt.Sprintf("[%d, %d)", lo, hi), "lo <= hi")
+	if hi < lo {
+		panic(&container.ArgError{Op: "subset.Range", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: "lo <= hi"})
+	}
 	return viewOf(c).slice(lo, hi)
 }
 

@@ -19,26 +19,25 @@ type labeled[L any] interface {
 func Labels[X, L, B any](c container.Batched[Pair[X, L], B]) []L {
 	n := c.Nobs()
 	out := make([]L, n)
-	var src container.Batched[Pair[X, L], B] = c
-	var idx []int
-	if v, ok := c.(container.IndexView[Pair[X, L], B]); ok {
-		src = v.Source()
-		idx = make([]int, n)
-		for i := range idx {
-			idx[i] = i
-		}
-		idx = v.MapIndices(idx, idx)
-	}
-	if t, ok := src.(labeled[L]); ok {
+	if t, ok := c.(labeled[L]); ok {
 		ys := t.labels()
 		for i := range out {
-			j := i
-			if idx != nil {
-				j = idx[i]
-			}
-			out[i] = ys.GetObs(j)
+			out[i] = ys.GetObs(i)
 		}
 		return out
+	}
+	if v, ok := c.(container.IndexView[Pair[X, L], B]); ok {
+		if t, ok := v.Source().(labeled[L]); ok {
+			ys := t.labels()
+			idx := make([]int, n)
+			for i := range idx {
+				idx[i] = i
+			}
+			for i, j := range v.MapIndices(idx, idx) {
+				out[i] = ys.GetObs(j)
+			}
+			return out
+		}
 	}
 	for i := range out {
 		out[i] = c.GetObs(i).Y

@@ -148,6 +148,13 @@ func Run[T, B any](t *testing.T, c container.Batched[T, B], cfg Config[T, B]) {
 					t.Fatalf("MapIndices maps %d to %d, whose source observation is not the view's (-source +view):\n%s", i, j, d)
 				}
 			}
+			// In place on a shuffled list with repeats, which a mapping written
+			// back to front over 0..n-1 would not catch.
+			dups := append([]int(nil), lists["shuffled-dups"]...)
+			want := v.MapIndices(nil, dups)
+			if got := v.MapIndices(dups, dups); !slices.Equal(got, want) {
+				t.Fatalf("MapIndices in place of %v gives %v, into a new slice %v", lists["shuffled-dups"], got, want)
+			}
 			wantPanic(t, fmt.Sprintf("MapIndices([%d])", n), n, n, func() { v.MapIndices(nil, []int{n}) })
 		})
 	}
