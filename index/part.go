@@ -55,7 +55,7 @@ func (p Part) Len(n int) int {
 	p.mustValidate("index.Part.Len", n)
 	switch p.Tail {
 	case Pad:
-		return (n + p.Parts - 1) / p.Parts
+		return ceilDiv(n, p.Parts)
 	case Drop:
 		return n / p.Parts
 	}
@@ -79,7 +79,7 @@ func (p Part) pos(n, i int) int {
 			lo, _ := Chunk(n, p.Parts, p.Index)
 			return lo + i
 		case Pad:
-			q = p.Index*((n+p.Parts-1)/p.Parts) + i
+			q = p.Index*ceilDiv(n, p.Parts) + i
 		case Drop:
 			q = p.Index*(n/p.Parts) + i
 		}
@@ -116,3 +116,7 @@ func Chunk(n, k, j int) (lo, hi int) {
 	}
 	return lo, hi
 }
+
+// ceilDiv returns ceil(n/d) for n >= 0 and d >= 1 without computing n+d-1,
+// which overflows for n near math.MaxInt.
+func ceilDiv(n, d int) int { return n/d + min(n%d, 1) }

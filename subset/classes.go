@@ -16,7 +16,9 @@ type Class[L cmp.Ordered] struct {
 
 // Classes returns the classes of the labeled container c (observations
 // tuples.Pair[X, L]), in order of first appearance, each with its members in data
-// order: MLUtils' group_indices of the labels. The labels are read with
+// order: MLUtils' group_indices of the labels. The indices are c's own (for a
+// view, positions in the view, not indices of its source), ready for
+// subset.Of(c, class.Indices). The labels are read with
 // [tuples.Labels], without gathering the features of a tuple or of a view of one.
 // Every NaN label (float labels) is one class. The index slices share one
 // allocation; the caller owns them.

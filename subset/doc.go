@@ -124,7 +124,7 @@
 //
 // # Partitions
 //
-// [Partition] gives one worker of distributed training its [Part] of the data:
+// [Partition] gives one worker of distributed training its part of the data:
 // part Index of Parts (MXNet part_index/num_parts, PyTorch rank/num_replicas),
 // contiguous (MXNet, index.Chunk blocks) or strided (positions Index, Index+Parts, ...,
 // PyTorch DistributedSampler), with the rules of index.Part: its Tail says what
