@@ -4,8 +4,8 @@ import (
 	"iter"
 	"testing"
 
-	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/provider"
 )
 
@@ -20,14 +20,15 @@ func TestZeroAllocsPerBatch(t *testing.T) {
 		name string
 		opt  provider.Option
 	}{
-		{"keep", provider.LastBatch(batchview.Keep)},
-		{"pad", provider.LastBatch(batchview.Pad)},
+		{"keep", provider.Loop(eachobs.Tail(index.Keep))},
+		{"pad", provider.Loop(eachobs.Tail(index.Pad))},
 		{"pad-with", provider.PadSource("a", -1)},
+		{"partition", provider.Loop(eachobs.Partition(index.Part{Index: 1, Parts: 2, Strided: true, Tail: index.Pad}))},
 	}
 	for _, l := range loops {
 		for _, pol := range policies {
 			t.Run(l.name+"/"+pol.name+"/shuffled", func(t *testing.T) {
-				p := must(provider.New(data, label, 4, append(l.opts, pol.opt, provider.Shuffle(1))...))
+				p := must(provider.New(data, label, 4, append(l.opts, pol.opt, provider.Loop(eachobs.Shuffle(1)))...))
 				next, stop := iter.Pull(must(p.From(eachobs.Position{Seed: 1})))
 				defer stop()
 				for range 20 { // the first batches allocate the buffers; cross an epoch
@@ -53,17 +54,17 @@ func TestZeroAllocsPerBatch(t *testing.T) {
 }
 
 // TestSplitIntoNoAllocs pins device splitting at zero allocations per batch
-// when the loop hands SplitInto its previous slices, across the short last
+// when the loop hands SplitInto its previous slices, across the padded last
 // batch of an epoch.
 func TestSplitIntoNoAllocs(t *testing.T) {
 	data, label := sources(t, 23)
-	p := must(provider.New(data, label, 4, provider.Shuffle(1)))
+	p := must(provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(1)), provider.PadWith(0)))
 	next, stop := iter.Pull(must(p.From(eachobs.Position{Seed: 1})))
 	defer stop()
 	var devices []provider.Batch[float32, uint8]
 	step := func() {
 		b, _ := next()
-		devices = b.SplitInto(devices, 3)
+		devices = provider.SplitInto(devices, b, 3)
 	}
 	for range 10 {
 		step()

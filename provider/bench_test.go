@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/provider"
 	"github.com/obskit/obskit/tuples"
@@ -33,8 +33,8 @@ var benchCases = []benchCase{
 
 // benchLoops returns one shuffled, constant-padded epoch loop of the case as
 // the provider runs it and as eachobs runs it without the provider (a Loader
-// over the same groups zipped, with the same fill), both drained by the
-// returned functions.
+// over the same groups zipped, with the index.Pad tail the provider's padding
+// overwrites), both drained by the returned functions.
 func benchLoops(b *testing.B, c benchCase) (viaProvider, viaEachobs func()) {
 	xs := make([]float32, c.n*c.width)
 	rng := rand.New(rand.NewPCG(1, 1))
@@ -47,13 +47,12 @@ func benchLoops(b *testing.B, c benchCase) (viaProvider, viaEachobs func()) {
 	}
 	x := must(arraycontainer.New(xs, []int{c.n, c.width}, obsdim.First))
 	y := must(arraycontainer.New(ys, []int{c.n}, obsdim.First))
-	data := must(tuples.NewGroup([]string{"data"}, x))
-	label := must(tuples.NewGroup([]string{"label"}, y))
+	data := must(tuples.NewNamed([]string{"data"}, x))
+	label := must(tuples.NewNamed([]string{"label"}, y))
 
-	p := must(provider.New(data, label, c.size, provider.Shuffle(7), provider.PadWith(0)))
+	p := must(provider.New(data, label, c.size, provider.Loop(eachobs.Shuffle(7)), provider.PadWith(0)))
 	zipped := must(tuples.Zip2(data, label))
-	fill := tuples.FillPair(tuples.FillGroup(arraycontainer.PadFill(float32(0))), tuples.FillGroup(arraycontainer.PadFill(int32(0))))
-	l := eachobs.NewLoader(zipped, c.size, 7, eachobs.LastBatch(batchview.PadWith(fill)))
+	l := eachobs.NewLoader(zipped, c.size, eachobs.Shuffle(7), eachobs.Tail(index.Pad))
 
 	// Each call runs the next epoch, as training does: a loop keeps the
 	// permutation of its last epoch, so repeating one epoch would skip drawing it.
@@ -139,13 +138,13 @@ func BenchmarkSplit(b *testing.B) {
 		b.Run(fmt.Sprint("Split/devices=", k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				splitSink = bt.Split(k)
+				splitSink = provider.Split(bt, k)
 			}
 		})
 		b.Run(fmt.Sprint("SplitInto/devices=", k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				splitSink = bt.SplitInto(splitSink, k)
+				splitSink = provider.SplitInto(splitSink, bt, k)
 			}
 		})
 	}

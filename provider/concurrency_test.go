@@ -24,8 +24,9 @@ var loops = []struct {
 	opts []provider.Option
 }{
 	{"serial", nil},
-	{"prefetch=1", []provider.Option{provider.Prefetch(1)}},
-	{"prefetch=3,workers=2", []provider.Option{provider.Prefetch(3), provider.Workers(2)}},
+	{"prefetch=1", []provider.Option{provider.Loop(eachobs.Prefetch(1))}},
+	{"workers=2", []provider.Option{provider.Loop(eachobs.Workers(2))}},
+	{"prefetch=3,workers=2", []provider.Option{provider.Loop(eachobs.Prefetch(3), eachobs.Workers(2))}},
 }
 
 func TestEarlyBreakStopsGoroutines(t *testing.T) {
@@ -35,7 +36,7 @@ func TestEarlyBreakStopsGoroutines(t *testing.T) {
 			t.Run(fmt.Sprint(l.name, ",shuffled=", shuffled), func(t *testing.T) {
 				opts := l.opts
 				if shuffled {
-					opts = append(opts[:len(opts):len(opts)], provider.Shuffle(1))
+					opts = append(opts[:len(opts):len(opts)], provider.Loop(eachobs.Shuffle(1)))
 				}
 				p := must(provider.New(data, label, 4, append(opts, provider.PadWith(0))...))
 				before := goleak.IgnoreCurrent()
@@ -63,11 +64,11 @@ func TestEarlyBreakStopsGoroutines(t *testing.T) {
 // it with -race): every loop sees the batches a serial loop sees.
 func TestConcurrentLoops(t *testing.T) {
 	data, label := sources(t, 29)
-	serial := must(provider.New(data, label, 4, provider.Shuffle(2), provider.PadWith(9)))
+	serial := must(provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(2)), provider.PadWith(9)))
 	want := record(serial.Epoch(1))
 	for _, l := range loops {
 		t.Run(l.name, func(t *testing.T) {
-			p := must(provider.New(data, label, 4, append(l.opts, provider.Shuffle(2), provider.PadWith(9))...))
+			p := must(provider.New(data, label, 4, append(l.opts, provider.Loop(eachobs.Shuffle(2)), provider.PadWith(9))...))
 			var wg sync.WaitGroup
 			got := make([][]string, 4)
 			for g := range got {
@@ -91,9 +92,9 @@ func TestConcurrentLoops(t *testing.T) {
 func record(seq iter.Seq[provider.Batch[float32, uint8]]) []string {
 	var out []string
 	for b := range seq {
-		out = append(out, fmt.Sprint(b.Indices, b.Real, b.Data, b.Label))
-		for _, s := range b.Split(3) {
-			out = append(out, fmt.Sprint(s.Indices, s.Real, s.Data, s.Label))
+		out = append(out, fmt.Sprint(b.Indices, b.Real, b.Data.X, b.Data.Y))
+		for _, s := range provider.Split(b, 3) {
+			out = append(out, fmt.Sprint(s.Indices, s.Real, s.Data.X, s.Data.Y))
 		}
 	}
 	return out
@@ -119,7 +120,7 @@ func (f failing) GetObsInto(dst *arraycontainer.Array[float32], idx []int) *arra
 // earlier batch, with no goroutine left.
 func TestWorkerPanicReachesCaller(t *testing.T) {
 	x := failing{numbered[float32](t, 0, []int{20, 2}, obsdim.First), 13}
-	data := must(tuples.NewGroup([]string{"x"}, x))
+	data := must(tuples.NewNamed([]string{"x"}, x))
 	for _, l := range loops {
 		t.Run(l.name, func(t *testing.T) {
 			p := must(provider.NewUnlabeled(data, 4, l.opts...))
@@ -133,8 +134,8 @@ func TestWorkerPanicReachesCaller(t *testing.T) {
 						t.Fatalf("panic %v, want the source's error", r)
 					}
 					var pe *container.PanicError
-					if l.opts != nil && !errors.As(err, &pe) {
-						t.Errorf("panic %T from a background goroutine, want *container.PanicError", r)
+					if l.opts != nil && (!errors.As(err, &pe) || pe.Op != "eachobs" || pe.Step != 3) {
+						t.Errorf("panic %v (%T) from a background goroutine, want an eachobs *container.PanicError at step 3", r, r)
 					}
 				}()
 				for b := range p.Epoch(0) {

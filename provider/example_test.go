@@ -2,20 +2,20 @@ package provider_test
 
 import (
 	"fmt"
+	"iter"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/provider"
-	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )
 
-// tenByFour returns the groups of the examples: "data", 10 observations of 4
-// features (observation i holds 10i, 10i+1, 10i+2, 10i+3), and "label", 10 values
+// tenByFourData returns the values of the examples: 10 observations of 4
+// features (observation i holds 10i, 10i+1, 10i+2, 10i+3), and 10 labels
 // (observation i holds i).
-func tenByFour() (*tuples.Group[*arraycontainer.Array[float32], *arraycontainer.Array[float32]], *tuples.Group[*arraycontainer.Array[int32], *arraycontainer.Array[int32]]) {
+func tenByFourData() ([]float32, []int32) {
 	xs := make([]float32, 40)
 	for i := range xs {
 		xs[i] = float32(i/4*10 + i%4)
@@ -24,30 +24,19 @@ func tenByFour() (*tuples.Group[*arraycontainer.Array[float32], *arraycontainer.
 	for i := range ys {
 		ys[i] = int32(i)
 	}
-	x, err := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	if err != nil {
-		panic(err)
-	}
-	y, err := arraycontainer.New(ys, []int{10}, obsdim.First)
-	if err != nil {
-		panic(err)
-	}
-	data, err := tuples.NewGroup([]string{"data"}, x)
-	if err != nil {
-		panic(err)
-	}
-	label, err := tuples.NewGroup([]string{"label"}, y)
-	if err != nil {
-		panic(err)
-	}
-	return data, label
+	return xs, ys
 }
 
 // The provider of the issue: 10 observations of 4 features and 10 labels in
 // batches of 4, padded with 0. Three batches, the last with 2 real samples;
 // each batch splits into two views of 2 observations for two devices.
 func ExampleNew() {
-	data, label := tenByFour()
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
 	p, err := provider.New(data, label, 4, provider.PadWith(0))
 	if err != nil {
 		fmt.Println(err)
@@ -55,32 +44,38 @@ func ExampleNew() {
 	}
 	fmt.Println("provide_data:", p.ProvideData(), "provide_label:", p.ProvideLabel(), "batch size:", p.BatchSize())
 	for b := range p.Epoch(0) {
-		fmt.Println("batch", b.Pos.Batch, "count_samples:", b.Real, "pad:", b.Pad(), "label:", b.Label[0])
-		for d, s := range b.Split(2) {
-			fmt.Println("  device", d, s.Data[0].Shape(), s.LabelByName("label"))
+		fmt.Println("batch", b.Pos.Batch, "count_samples:", b.Real, "pad:", b.Pad(), "indices:", b.Indices, "label:", b.Data.Y[0])
+		for d, s := range provider.Split(b, 2) {
+			fmt.Println("  device", d, s.Data.X[0].Shape(), p.Label(s, "label"))
 		}
 	}
 	// Output:
 	// provide_data: [{data [4 4]}] provide_label: [{label [4]}] batch size: 4
-	// batch 0 count_samples: 4 pad: 0 label: [0 1 2 3]
+	// batch 0 count_samples: 4 pad: 0 indices: [0 1 2 3] label: [0 1 2 3]
 	//   device 0 [2 4] [0 1]
 	//   device 1 [2 4] [2 3]
-	// batch 1 count_samples: 4 pad: 0 label: [4 5 6 7]
+	// batch 1 count_samples: 4 pad: 0 indices: [4 5 6 7] label: [4 5 6 7]
 	//   device 0 [2 4] [4 5]
 	//   device 1 [2 4] [6 7]
-	// batch 2 count_samples: 2 pad: 2 label: [8 9 0 0]
+	// batch 2 count_samples: 2 pad: 2 indices: [8 9 -1 -1] label: [8 9 0 0]
 	//   device 0 [2 4] [8 9]
 	//   device 1 [2 4] [0 0]
 }
 
 // Each epoch of a shuffled provider is a permutation drawn from (seed, epoch):
-// the same seed gives the same epochs, whatever the prefetching.
-func ExampleShuffle() {
-	data, label := tenByFour()
-	p, _ := provider.New(data, label, 4, provider.Shuffle(7), provider.LastBatch(batchview.Drop), provider.Prefetch(1))
+// the same seed gives the same epochs, whatever the prefetching. Drop skips the
+// short last batch.
+func ExampleLoop() {
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
+	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(7), eachobs.Tail(index.Drop), eachobs.Prefetch(1)))
 	for e := range 2 {
 		for b := range p.Epoch(e) {
-			fmt.Println(b.Pos, b.LabelByName("label"))
+			fmt.Println(b.Pos, p.Label(b, "label"))
 		}
 	}
 	// Output:
@@ -90,16 +85,40 @@ func ExampleShuffle() {
 	// {7 1 1} [9 2 1 8]
 }
 
+// Without padding values, a padded last batch repeats the epoch's first
+// observations (the index.Pad tail), and its Indices say which.
+func ExampleLoop_pad() {
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
+	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Tail(index.Pad)))
+	for b := range p.Epoch(0) {
+		fmt.Println(b.Indices, "real:", b.Real, "label:", b.Data.Y[0])
+	}
+	// Output:
+	// [0 1 2 3] real: 4 label: [0 1 2 3]
+	// [4 5 6 7] real: 4 label: [4 5 6 7]
+	// [8 9 0 1] real: 2 label: [8 9 0 1]
+}
+
 // Padding per source: the data is padded with -1, the labels with the
-// default 0 of PadWith.
+// default 0 of PadWith; padding slots have the index -1.
 func ExamplePadSource() {
-	data, label := tenByFour()
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
 	p, _ := provider.New(data, label, 6, provider.PadSource("data", -1))
 	for b := range p.Epoch(0) {
 		if b.Pad() > 0 {
 			fmt.Println(b.Real, b.Indices)
-			fmt.Println(b.DataByName("data"))
-			fmt.Println(b.LabelByName("label"))
+			fmt.Println(p.Data(b, "data"))
+			fmt.Println(p.Label(b, "label"))
 		}
 	}
 	// Output:
@@ -115,25 +134,53 @@ func ExamplePadSource() {
 
 // Splitting a batch for devices: the slices are views of the batch, so a write
 // through a slice is seen in the batch.
-func ExampleBatch_Split() {
-	data, label := tenByFour()
+func ExampleSplit() {
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
 	p, _ := provider.New(data, label, 5)
 	for b := range p.Epoch(0) {
-		slices := b.Split(2) // 3 and 2 observations
-		slices[1].Label[0].Set(-7, 0)
-		fmt.Println(slices[0].Indices, slices[1].Indices, b.Label[0])
+		slices := provider.Split(b, 2) // 3 and 2 observations
+		slices[1].Data.Y[0].Set(-7, 0)
+		fmt.Println(slices[0].Indices, slices[1].Indices, b.Data.Y[0])
 		break
 	}
 	// Output:
 	// [0 1 2] [3 4] [ 0  1  2 -7  4]
 }
 
+// Slice takes consecutive slots of a batch, as views, with Real counted where
+// the real observations lie.
+func ExampleSlice() {
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
+	p, _ := provider.New(data, label, 4, provider.PadWith(0))
+	for b := range p.Epoch(0) {
+		s := provider.Slice(b, 1, 4)
+		fmt.Println(s.Indices, "real:", s.Real, "label:", s.Data.Y[0])
+	}
+	// Output:
+	// [1 2 3] real: 3 label: [1 2 3]
+	// [5 6 7] real: 3 label: [5 6 7]
+	// [9 -1 -1] real: 1 label: [9 0 0]
+}
+
 // A provider for prediction has no labels.
 func ExampleNewUnlabeled() {
-	data, _ := tenByFour()
+	xs, _ := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+
 	p, _ := provider.NewUnlabeled(data, 8)
 	for b := range p.Epoch(0) {
-		fmt.Println(b.Real, len(b.Label), b.Data[0].Shape())
+		fmt.Println(b.Real, len(b.Data.Y), b.Data.X[0].Shape())
 	}
 	fmt.Println(p.ProvideData(), p.ProvideLabel())
 	// Output:
@@ -144,11 +191,16 @@ func ExampleNewUnlabeled() {
 
 // A training job saves the position after each batch and resumes there.
 func ExampleProvider_From() {
-	data, label := tenByFour()
-	p, _ := provider.New(data, label, 4, provider.Shuffle(3), provider.PadWith(0))
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
+	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(3)), provider.PadWith(0))
 	var saved eachobs.Position
 	for b := range p.Epoch(0) {
-		fmt.Println(b.Pos, b.Label[0])
+		fmt.Println(b.Pos, b.Data.Y[0])
 		saved = b.Next()
 		if b.Pos.Batch == 1 {
 			break // the job stops here
@@ -160,7 +212,7 @@ func ExampleProvider_From() {
 		return
 	}
 	for b := range seq {
-		fmt.Println(b.Pos, b.Label[0])
+		fmt.Println(b.Pos, b.Data.Y[0])
 		if b.Pos.Epoch == 1 {
 			break
 		}
@@ -174,13 +226,17 @@ func ExampleProvider_From() {
 
 // Two workers of distributed training share one seed and see disjoint halves of
 // every epoch (MXNet's num_parts = 2 and part_index).
-func ExamplePartition() {
-	data, label := tenByFour()
+func ExampleLoop_partition() {
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
 	for part := range 2 {
-		p, _ := provider.New(data, label, 5, provider.Shuffle(1),
-			provider.Partition(subset.Part{Index: part, Parts: 2}))
+		p, _ := provider.New(data, label, 5, provider.Loop(eachobs.Shuffle(1), eachobs.Partition(index.Part{Index: part, Parts: 2})))
 		for b := range p.Epoch(0) {
-			fmt.Println("part", part, b.Label[0])
+			fmt.Println("part", part, b.Data.Y[0])
 		}
 	}
 	// Output:
@@ -189,14 +245,23 @@ func ExamplePartition() {
 }
 
 // A training loop for two devices that reuses its slices from batch to batch:
-// no allocation per batch.
-func ExampleBatch_SplitInto() {
-	data, label := tenByFour()
-	p, _ := provider.New(data, label, 4, provider.Shuffle(5), provider.PadWith(0))
-	var devices []provider.Batch[float32, int32]
-	for b := range p.Epoch(0) {
-		devices = b.SplitInto(devices, 2)
-		fmt.Println(devices[0].Label[0], devices[0].Real, devices[1].Label[0], devices[1].Real)
+// the first Split makes them, and SplitInto refills them for every later batch
+// with no allocation.
+func ExampleSplitInto() {
+	xs, ys := tenByFourData()
+	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
+	data, _ := tuples.NewNamed([]string{"data"}, x)
+	label, _ := tuples.NewNamed([]string{"label"}, y)
+
+	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(5)), provider.PadWith(0))
+	next, stop := iter.Pull(p.Epoch(0))
+	defer stop()
+	b, ok := next()
+	devices := provider.Split(b, 2)
+	for ; ok; b, ok = next() {
+		devices = provider.SplitInto(devices, b, 2)
+		fmt.Println(devices[0].Data.Y[0], devices[0].Real, devices[1].Data.Y[0], devices[1].Real)
 	}
 	// Output:
 	// [3 1] 2 [5 2] 2

@@ -9,8 +9,8 @@ import (
 )
 
 type (
-	floatGroup = tuples.Group[*arraycontainer.Array[float32], *arraycontainer.Array[float32]]
-	byteGroup  = tuples.Group[*arraycontainer.Array[uint8], *arraycontainer.Array[uint8]]
+	floatGroup = tuples.Named[*arraycontainer.Array[float32], *arraycontainer.Array[float32], *arraycontainer.Array[float32]]
+	byteGroup  = tuples.Named[*arraycontainer.Array[uint8], *arraycontainer.Array[uint8], *arraycontainer.Array[uint8]]
 )
 
 // must returns v, and panics (failing the test) on an error.
@@ -45,7 +45,17 @@ func sources(t testing.TB, n int) (*floatGroup, *byteGroup) {
 	b := numbered[float32](t, 1000, []int{2, n}, obsdim.Last)
 	y := numbered[uint8](t, 0, []int{n}, obsdim.First)
 	w := numbered[uint8](t, 100, []int{n, 2}, obsdim.First)
-	data := must(tuples.NewGroup([]string{"a", "b"}, a, b))
-	label := must(tuples.NewGroup([]string{"y", "w"}, y, w))
+	data := must(tuples.NewNamed([]string{"a", "b"}, a, b))
+	label := must(tuples.NewNamed([]string{"y", "w"}, y, w))
 	return data, label
+}
+
+// tenByFour returns the groups of the scenario: "data", 10 observations
+// of 4 features (observation i holds 10i, 10i+1, 10i+2, 10i+3), and "label", 10
+// values (observation i holds i).
+func tenByFour() (*floatGroup, *tuples.Named[*arraycontainer.Array[int32], *arraycontainer.Array[int32], *arraycontainer.Array[int32]]) {
+	xs, ys := tenByFourData()
+	x := must(arraycontainer.New(xs, []int{10, 4}, obsdim.First))
+	y := must(arraycontainer.New(ys, []int{10}, obsdim.First))
+	return must(tuples.NewNamed([]string{"data"}, x)), must(tuples.NewNamed([]string{"label"}, y))
 }

@@ -10,8 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/batchview"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/provider"
 	"github.com/obskit/obskit/subset"
@@ -23,8 +24,8 @@ import (
 func TestMustHold(t *testing.T) {
 	x := numbered[float32](t, 1, []int{10, 4}, obsdim.First)
 	y := numbered[float32](t, 1, []int{10}, obsdim.First)
-	data := must(tuples.NewGroup([]string{"data"}, x))
-	label := must(tuples.NewGroup([]string{"label"}, y))
+	data := must(tuples.NewNamed([]string{"data"}, x))
+	label := must(tuples.NewNamed([]string{"label"}, y))
 	p := must(provider.New(data, label, 4, provider.PadWith(0)))
 
 	if d := cmp.Diff([]provider.Source{{Name: "data", Shape: []int{4, 4}}}, p.ProvideData()); d != "" {
@@ -37,36 +38,44 @@ func TestMustHold(t *testing.T) {
 		t.Errorf("BatchSize() = %d, want 4", p.BatchSize())
 	}
 	var reals []int
+	var indices [][]int
 	for b := range p.Epoch(0) {
 		reals = append(reals, b.Real)
-		if got := b.Data[0].Shape(); !cmp.Equal(got, []int{4, 4}) {
+		indices = append(indices, append([]int(nil), b.Indices...))
+		if p.Data(b, "data") != b.Data.X[0] || p.Label(b, "label") != b.Data.Y[0] {
+			t.Errorf("batch %d: Data and Label by name are not the batches of Data.X and Data.Y", b.Pos.Batch)
+		}
+		if got := b.Data.X[0].Shape(); !cmp.Equal(got, []int{4, 4}) {
 			t.Errorf("batch %d: data shape %v, want [4 4]", b.Pos.Batch, got)
 		}
 		for j := b.Real; j < 4; j++ {
 			for f := range 4 {
-				if v := b.Data[0].At(j, f); v != 0 {
+				if v := b.Data.X[0].At(j, f); v != 0 {
 					t.Errorf("batch %d: padding slot %d feature %d = %v, want 0", b.Pos.Batch, j, f, v)
 				}
 			}
-			if v := b.Label[0].At(j); v != 0 {
+			if v := b.Data.Y[0].At(j); v != 0 {
 				t.Errorf("batch %d: label padding slot %d = %v, want 0", b.Pos.Batch, j, v)
 			}
 		}
-		devices := b.Split(2)
+		devices := provider.Split(b, 2)
 		if len(devices) != 2 {
 			t.Fatalf("Split(2) gave %d slices", len(devices))
 		}
 		for d, s := range devices {
-			if s.Data[0].Nobs() != 2 || s.Label[0].Nobs() != 2 {
-				t.Errorf("batch %d device %d: %d data and %d label observations, want 2 and 2", b.Pos.Batch, d, s.Data[0].Nobs(), s.Label[0].Nobs())
+			if s.Data.X[0].Nobs() != 2 || s.Data.Y[0].Nobs() != 2 {
+				t.Errorf("batch %d device %d: %d data and %d label observations, want 2 and 2", b.Pos.Batch, d, s.Data.X[0].Nobs(), s.Data.Y[0].Nobs())
 			}
-			if !sharesMemory(s.Data[0], b.Data[0], 2*d) || !sharesMemory(s.Label[0], b.Label[0], 2*d) {
+			if !sharesMemory(s.Data.X[0], b.Data.X[0], 2*d) || !sharesMemory(s.Data.Y[0], b.Data.Y[0], 2*d) {
 				t.Errorf("batch %d device %d: the slice is not a view of the batch", b.Pos.Batch, d)
 			}
 		}
 	}
 	if d := cmp.Diff([]int{4, 4, 2}, reals); d != "" {
 		t.Errorf("real samples per batch mismatch (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([][]int{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, -1, -1}}, indices); d != "" {
+		t.Errorf("indices mismatch (-want +got):\n%s", d)
 	}
 }
 
@@ -103,15 +112,16 @@ func naiveEpoch(order []int, size int, policy string) (batches [][]int, reals []
 	return batches, reals
 }
 
-// TestProperty runs providers with random sizes, orders, partitions, policies
-// and prefetching over sources of several layouts and element types, and checks
-// every batch against a naive reference: the indices of each batch come from
-// rand.NewPCG(seed, epoch)'s permutation (or the data order) cut into batches;
-// every source's batch holds the observations its indices name; padding holds
-// each source's own value or the wrapped observation.
+// TestProperty runs providers with random sizes, orders, partitions, tails,
+// prefetching and workers over sources of several layouts and element types,
+// and checks every batch against a naive reference: the indices of each batch
+// come from rand.NewPCG(seed, epoch)'s permutation (or the data order) cut into
+// batches; every source's batch holds the observations its indices name;
+// padding holds each source's own constant (index -1) or the repeated
+// observation.
 func TestProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	policies := []string{"keep", "drop", "pad", "pad-with"}
+	policies := []string{"keep", "drop", "pad", "pad-with", "pad-with, Tail(Pad)"}
 	trials := 300
 	if testing.Short() {
 		trials = 60
@@ -122,26 +132,28 @@ func TestProperty(t *testing.T) {
 		var opts []provider.Option
 		switch policy {
 		case "drop":
-			opts = append(opts, provider.LastBatch(batchview.Drop))
+			opts = append(opts, provider.Loop(eachobs.Tail(index.Drop)))
 		case "pad":
-			opts = append(opts, provider.LastBatch(batchview.Pad))
+			opts = append(opts, provider.Loop(eachobs.Tail(index.Pad)))
+		case "pad-with, Tail(Pad)":
+			opts = append(opts, provider.Loop(eachobs.Tail(index.Pad)))
+			fallthrough
 		case "pad-with":
 			opts = append(opts, provider.PadWith(7), provider.PadSource("a", 0.25), provider.PadSource("y", 200))
 		}
 		seed, shuffled := rng.Uint64(), rng.IntN(2) == 0
 		if shuffled {
-			opts = append(opts, provider.Shuffle(seed))
+			opts = append(opts, provider.Loop(eachobs.Shuffle(seed)))
 		}
-		var part *subset.Part
+		var part *index.Part
 		if rng.IntN(2) == 0 {
 			parts := 1 + rng.IntN(3)
-			part = &subset.Part{Index: rng.IntN(parts), Parts: parts, Strided: rng.IntN(2) == 0, Remainder: subset.Remainder(rng.IntN(3))}
-			opts = append(opts, provider.Partition(*part))
+			part = &index.Part{Index: rng.IntN(parts), Parts: parts, Strided: rng.IntN(2) == 0, Tail: []index.Tail{index.Keep, index.Drop, index.Pad}[rng.IntN(3)]}
+			opts = append(opts, provider.Loop(eachobs.Partition(*part)))
 		}
-		if k := rng.IntN(3); k > 0 {
-			opts = append(opts, provider.Prefetch(k))
-		}
-		what := fmt.Sprintf("trial %d: n=%d size=%d %s shuffled=%v part=%+v", trial, n, size, policy, shuffled, part)
+		prefetch, workers := rng.IntN(3), 1+rng.IntN(3)
+		opts = append(opts, provider.Loop(eachobs.Prefetch(prefetch), eachobs.Workers(workers)))
+		what := fmt.Sprintf("trial %d: n=%d size=%d %s shuffled=%v part=%+v prefetch=%d workers=%d", trial, n, size, policy, shuffled, part, prefetch, workers)
 
 		data, label := sources(t, n)
 		p, err := provider.New(data, label, size, opts...)
@@ -164,16 +176,20 @@ func TestProperty(t *testing.T) {
 				}
 				order = visit
 			}
-			wantIdx, wantReal := naiveEpoch(order, size, policy)
+			wantIdx, wantReal := naiveEpoch(order, size, strings.TrimSuffix(policy, ", Tail(Pad)"))
 			var gotIdx [][]int
 			var gotReal []int
 			for b := range p.Epoch(e) {
 				gotIdx = append(gotIdx, append([]int(nil), b.Indices...))
 				gotReal = append(gotReal, b.Real)
-				if b.Pos.Epoch != e || b.Count != len(wantIdx) || b.Pad() != len(b.Indices)-b.Real {
+				wantSeed := uint64(0)
+				if shuffled {
+					wantSeed = seed
+				}
+				if b.Pos != (eachobs.Position{Seed: wantSeed, Epoch: e, Batch: len(gotIdx) - 1}) || b.Count != len(wantIdx) || b.Pad() != len(b.Indices)-b.Real {
 					t.Fatalf("%s: epoch %d batch %d: Pos %+v, Count %d, Pad %d", what, e, len(gotIdx)-1, b.Pos, b.Count, b.Pad())
 				}
-				checkBatch(t, fmt.Sprintf("%s epoch %d batch %d", what, e, b.Pos.Batch), data, label, b, policy)
+				checkBatch(t, fmt.Sprintf("%s epoch %d batch %d", what, e, b.Pos.Batch), p, data, label, b, policy != "keep" && policy != "drop" && policy != "pad")
 			}
 			if d := cmp.Diff(wantIdx, gotIdx); d != "" {
 				t.Fatalf("%s: epoch %d indices mismatch (-want +got):\n%s", what, e, d)
@@ -189,30 +205,31 @@ func TestProperty(t *testing.T) {
 var padOf = map[string]float64{"a": 0.25, "b": 7, "y": 200, "w": 7}
 
 // checkBatch checks that every source's batch in b holds, slot by slot, the
-// observation b.Indices names, or the source's padding value.
-func checkBatch(t *testing.T, what string, data *floatGroup, label *byteGroup, b provider.Batch[float32, uint8], policy string) {
+// observation b.Indices names, or the source's padding value when padWith.
+func checkBatch(t *testing.T, what string, p *provider.Provider[float32, uint8], data *floatGroup, label *byteGroup, b provider.Batch[float32, uint8], padWith bool) {
 	t.Helper()
+	if len(b.Data.X) != data.Len() || len(b.Data.Y) != label.Len() {
+		t.Fatalf("%s: %d data and %d label batches, want %d and %d", what, len(b.Data.X), len(b.Data.Y), data.Len(), label.Len())
+	}
 	for k, name := range data.Names() {
-		checkSource(t, what, name, data.Member(k), b.Data[k], b.DataByName(name), b, policy)
+		checkSource(t, what, name, data.Member(k), b.Data.X[k], p.Data(b, name), b, padWith)
 	}
 	for k, name := range label.Names() {
-		checkSource(t, what, name, label.Member(k), b.Label[k], b.LabelByName(name), b, policy)
+		checkSource(t, what, name, label.Member(k), b.Data.Y[k], p.Label(b, name), b, padWith)
 	}
 }
 
-func checkSource[E arraycontainer.Number](t *testing.T, what, name string, src interface {
-	GetObs(int) *arraycontainer.Array[E]
-}, got, byName *arraycontainer.Array[E], b provider.Batch[float32, uint8], policy string) {
+func checkSource[E arraycontainer.Number](t *testing.T, what, name string, src *arraycontainer.Array[E], got, byName *arraycontainer.Array[E], b provider.Batch[float32, uint8], padWith bool) {
 	t.Helper()
 	if got != byName {
-		t.Fatalf("%s: ByName(%q) is not the source's batch", what, name)
+		t.Fatalf("%s: the batch of %q by name is not the source's batch", what, name)
 	}
 	if got.Nobs() != len(b.Indices) {
 		t.Fatalf("%s: source %q holds %d observations for %d indices", what, name, got.Nobs(), len(b.Indices))
 	}
 	for j, i := range b.Indices {
 		obs := got.GetObs(j)
-		if j >= b.Real && policy == "pad-with" {
+		if j >= b.Real && padWith {
 			want := obs.Clone()
 			want.Fill(E(padOf[name]))
 			if i != -1 || !obs.Equal(want) {
@@ -226,24 +243,24 @@ func checkSource[E arraycontainer.Number](t *testing.T, what, name string, src i
 	}
 }
 
-// TestRollOver checks the provider against the eachobs.Loader it wraps under
-// RollOver, the one policy the naive reference above does not cover: the same
+// TestRollOver checks the provider against the eachobs.Loader it wraps with
+// RollOver, the one tail the naive reference above does not cover: the same
 // batches, positions and counts, epoch after epoch.
 func TestRollOver(t *testing.T) {
 	data, label := sources(t, 11)
 	zipped := must(tuples.Zip2(data, label))
 	for _, shuffled := range []bool{true, false} {
-		p := must(provider.New(data, label, 4, provider.Shuffle(9), provider.LastBatch(batchview.RollOver)))
-		l := eachobs.NewLoader(zipped, 4, 9, eachobs.LastBatch(batchview.RollOver))
-		if !shuffled {
-			p = must(provider.New(data, label, 4, provider.LastBatch(batchview.RollOver)))
-			l = eachobs.NewLoader(zipped, 4, 0, eachobs.LastBatch(batchview.RollOver), eachobs.InOrder())
+		opts := []eachobs.Option{eachobs.Tail(index.RollOver)}
+		if shuffled {
+			opts = append(opts, eachobs.Shuffle(9))
 		}
+		p := must(provider.New(data, label, 4, provider.Loop(opts...)))
+		l := eachobs.NewLoader(zipped, 4, opts...)
 		rollOverEpochs(t, p, l)
 	}
 }
 
-func rollOverEpochs(t *testing.T, p *provider.Provider[float32, uint8], l *eachobs.Loader[tuples.Pair[[]*arraycontainer.Array[float32], []*arraycontainer.Array[uint8]], tuples.Pair[[]*arraycontainer.Array[float32], []*arraycontainer.Array[uint8]]]) {
+func rollOverEpochs(t *testing.T, p *provider.Provider[float32, uint8], l *eachobs.Loader[provider.Arrays[float32, uint8]]) {
 	t.Helper()
 	for e := range 5 {
 		var want, got []string
@@ -251,10 +268,59 @@ func rollOverEpochs(t *testing.T, p *provider.Provider[float32, uint8], l *eacho
 			want = append(want, fmt.Sprint(b.Indices, b.Real, b.Pos, b.Count, b.Data.X[0], b.Data.Y[1]))
 		}
 		for b := range p.Epoch(e) {
-			got = append(got, fmt.Sprint(b.Indices, b.Real, b.Pos, b.Count, b.Data[0], b.Label[1]))
+			got = append(got, fmt.Sprint(b.Indices, b.Real, b.Pos, b.Count, b.Data.X[0], b.Data.Y[1]))
 		}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("epoch %d mismatch with the Loader (-want +got):\n%s", e, d)
+		}
+	}
+}
+
+// TestResume interrupts a provider's stream at random batches and resumes from
+// the position of the last batch's Next: the pieces put together are the
+// uninterrupted stream, padding constants and -1 indices included.
+func TestResume(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	data, label := sources(t, 13)
+	for _, opts := range [][]provider.Option{
+		{provider.Loop(eachobs.Shuffle(6)), provider.PadWith(3)},
+		{provider.Loop(eachobs.Shuffle(6), eachobs.Tail(index.RollOver), eachobs.Prefetch(2))},
+		{provider.Loop(eachobs.Workers(2), eachobs.Tail(index.Drop))},
+		{provider.Loop(eachobs.Shuffle(6), eachobs.Partition(index.Part{Index: 1, Parts: 2, Tail: index.Pad})), provider.PadSource("y", 9)},
+	} {
+		p := must(provider.New(data, label, 5, opts...))
+		start := eachobs.Position{}
+		for b := range p.Epoch(0) {
+			start.Seed = b.Pos.Seed
+			break
+		}
+		whole := must(p.From(start))
+		var want []string
+		var pos []eachobs.Position
+		for b := range whole {
+			want = append(want, fmt.Sprint(b.Indices, b.Real, b.Pos, b.Count, b.Data.X, b.Data.Y))
+			pos = append(pos, b.Next())
+			if len(want) == 25 {
+				break
+			}
+		}
+		var got []string
+		at := start
+		for len(got) < len(want) {
+			k := min(1+rng.IntN(6), len(want)-len(got))
+			for b := range must(p.From(at)) {
+				got = append(got, fmt.Sprint(b.Indices, b.Real, b.Pos, b.Count, b.Data.X, b.Data.Y))
+				at = b.Next()
+				if k--; k == 0 {
+					break
+				}
+			}
+			if at != pos[len(got)-1] {
+				t.Fatalf("Next of batch %d is %+v, the uninterrupted stream's %+v", len(got)-1, at, pos[len(got)-1])
+			}
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Fatalf("resumed stream differs (-whole +resumed):\n%s", d)
 		}
 	}
 }
@@ -267,12 +333,13 @@ func TestSplitProperty(t *testing.T) {
 	for trial := range 200 {
 		n, size, k := 1+rng.IntN(20), 1+rng.IntN(9), 1+rng.IntN(12)
 		data, label := sources(t, n)
-		p := must(provider.New(data, label, size, provider.LastBatch([]batchview.Policy{batchview.Keep, batchview.Pad}[rng.IntN(2)])))
+		opt := []provider.Option{provider.Loop(eachobs.Tail(index.Keep)), provider.Loop(eachobs.Tail(index.Pad)), provider.PadWith(1)}[rng.IntN(3)]
+		p := must(provider.New(data, label, size, opt))
 		var reused []provider.Batch[float32, uint8] // SplitInto's, from batch to batch
 		for b := range p.Epoch(0) {
 			what := fmt.Sprintf("trial %d: n=%d size=%d k=%d batch %d", trial, n, size, k, b.Pos.Batch)
-			split := b.Split(k)
-			reused = b.SplitInto(reused, k)
+			split := provider.Split(b, k)
+			reused = provider.SplitInto(reused, b, k)
 			if d := cmp.Diff(fmt.Sprint(split), fmt.Sprint(reused)); d != "" {
 				t.Fatalf("%s: SplitInto differs from Split (-Split +SplitInto):\n%s", what, d)
 			}
@@ -283,28 +350,53 @@ func TestSplitProperty(t *testing.T) {
 				if want := len(b.Indices)/k + btoi(j < len(b.Indices)%k); m != want {
 					t.Fatalf("%s: slice %d holds %d slots, want %d", what, j, m, want)
 				}
-				if want := min(max(b.Real-lo, 0), m); s.Real != want || s.Pad() != m-want {
-					t.Fatalf("%s: slice %d of slots [%d, %d) has Real %d Pad %d, want Real %d", what, j, lo, lo+m, s.Real, s.Pad(), want)
-				}
-				for src := range s.Data {
-					if !sharesMemory(s.Data[src], b.Data[src], lo) {
-						t.Fatalf("%s: slice %d data %d is not a view of slots [%d, %d)", what, j, src, lo, lo+m)
-					}
-				}
-				for src := range s.Label {
-					if !sharesMemory(s.Label[src], b.Label[src], lo) {
-						t.Fatalf("%s: slice %d label %d is not a view of slots [%d, %d)", what, j, src, lo, lo+m)
-					}
-				}
-				if s.Pos != b.Pos || s.Count != b.Count || s.DataByName("b") != s.Data[1] {
-					t.Fatalf("%s: slice %d lost the batch's position or names", what, j)
-				}
+				checkSlice(t, fmt.Sprint(what, ": slice ", j), p, b, s, lo, lo+m)
 				idx = append(idx, s.Indices...)
 				lo += m
 				real += s.Real
 			}
 			if d := cmp.Diff(b.Indices, idx); d != "" || real != b.Real {
 				t.Fatalf("%s: slices hold %d real and indices (-batch +slices):\n%s", what, real, d)
+			}
+		}
+	}
+}
+
+// checkSlice checks that s is slots [lo, hi) of b: views of each source's batch,
+// the indices, the real observations among them, and b's position and count.
+func checkSlice(t *testing.T, what string, p *provider.Provider[float32, uint8], b, s provider.Batch[float32, uint8], lo, hi int) {
+	t.Helper()
+	if want := min(max(b.Real-lo, 0), hi-lo); s.Real != want || s.Pad() != hi-lo-want {
+		t.Fatalf("%s of slots [%d, %d) has Real %d Pad %d, want Real %d", what, lo, hi, s.Real, s.Pad(), want)
+	}
+	if !cmp.Equal(s.Indices, b.Indices[lo:hi]) || cap(s.Indices) != len(s.Indices) {
+		t.Fatalf("%s of slots [%d, %d): indices %v (cap %d), want %v capped", what, lo, hi, s.Indices, cap(s.Indices), b.Indices[lo:hi])
+	}
+	for src := range s.Data.X {
+		if !sharesMemory(s.Data.X[src], b.Data.X[src], lo) || s.Data.X[src].Nobs() != hi-lo {
+			t.Fatalf("%s: data %d is not a view of slots [%d, %d)", what, src, lo, hi)
+		}
+	}
+	for src := range s.Data.Y {
+		if !sharesMemory(s.Data.Y[src], b.Data.Y[src], lo) || s.Data.Y[src].Nobs() != hi-lo {
+			t.Fatalf("%s: label %d is not a view of slots [%d, %d)", what, src, lo, hi)
+		}
+	}
+	if s.Pos != b.Pos || s.Count != b.Count || p.Data(s, "b") != s.Data.X[1] || p.Label(s, "w") != s.Data.Y[1] {
+		t.Fatalf("%s lost the batch's position or names", what)
+	}
+}
+
+// TestSlice takes every range of slots of padded and unpadded batches.
+func TestSlice(t *testing.T) {
+	data, label := sources(t, 7)
+	for _, opt := range []provider.Option{provider.PadWith(5), provider.Loop(eachobs.Tail(index.Keep))} {
+		p := must(provider.New(data, label, 4, opt))
+		for b := range p.Epoch(0) {
+			for lo := 0; lo <= len(b.Indices); lo++ {
+				for hi := lo; hi <= len(b.Indices); hi++ {
+					checkSlice(t, fmt.Sprintf("batch %d: Slice(%d, %d)", b.Pos.Batch, lo, hi), p, b, provider.Slice(b, lo, hi), lo, hi)
+				}
 			}
 		}
 	}
@@ -324,11 +416,7 @@ func TestShapes(t *testing.T) {
 	split := subset.Range(images, 1, 6)                                   // not an array: shape from a gathered batch
 	tests := []struct {
 		name string
-		src  interface {
-			GetObsInto(*arraycontainer.Array[uint8], []int) *arraycontainer.Array[uint8]
-			GetObs(int) *arraycontainer.Array[uint8]
-			Nobs() int
-		}
+		src  container.Batched[*arraycontainer.Array[uint8], *arraycontainer.Array[uint8]]
 		want []int
 	}{
 		{"observation first", images.Slice(0, 5), []int{4, 2, 3}},
@@ -338,14 +426,20 @@ func TestShapes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := must(tuples.NewGroup([]string{"x"}, tc.src))
+			g := must(tuples.NewNamed([]string{"x"}, tc.src))
 			p := must(provider.NewUnlabeled(g, 4))
 			if d := cmp.Diff([]provider.Source{{Name: "x", Shape: tc.want}}, p.ProvideData()); d != "" {
 				t.Fatalf("ProvideData() mismatch (-want +got):\n%s", d)
 			}
+			if len(p.ProvideLabel()) != 0 {
+				t.Errorf("ProvideLabel() of an unlabeled provider = %v", p.ProvideLabel())
+			}
 			for b := range p.Epoch(0) {
-				if got := b.Data[0].Shape(); !cmp.Equal(got, tc.want) {
+				if got := b.Data.X[0].Shape(); !cmp.Equal(got, tc.want) {
 					t.Errorf("first batch has shape %v, ProvideData says %v", got, tc.want)
+				}
+				if len(b.Data.Y) != 0 {
+					t.Errorf("unlabeled batch has %d label batches", len(b.Data.Y))
 				}
 				break
 			}
@@ -357,13 +451,45 @@ func TestShapes(t *testing.T) {
 	}
 }
 
+// TestUnlabeled checks a provider without labels: every observation once per
+// epoch, shuffled, partitioned and padded as a labeled one, with no label batch.
+func TestUnlabeled(t *testing.T) {
+	data, _ := sources(t, 9)
+	p := must(provider.NewUnlabeled(data, 4, provider.Loop(eachobs.Shuffle(2), eachobs.Prefetch(1)), provider.PadWith(-2)))
+	seen := map[int]int{}
+	for b := range p.Epoch(1) {
+		if len(b.Data.Y) != 0 || len(b.Data.X) != 2 {
+			t.Fatalf("batch %d: %d data and %d label batches, want 2 and 0", b.Pos.Batch, len(b.Data.X), len(b.Data.Y))
+		}
+		for j, i := range b.Indices {
+			if j >= b.Real {
+				if i != -1 || p.Data(b, "a").At(j, 0) != -2 {
+					t.Fatalf("batch %d padding slot %d: index %d, value %v", b.Pos.Batch, j, i, p.Data(b, "a").At(j, 0))
+				}
+				continue
+			}
+			seen[i]++
+			if !p.Data(b, "a").GetObs(j).Equal(data.Member(0).GetObs(i)) {
+				t.Fatalf("batch %d slot %d is not observation %d", b.Pos.Batch, j, i)
+			}
+		}
+	}
+	if len(seen) != 9 {
+		t.Errorf("an epoch saw %d distinct observations of 9: %v", len(seen), seen)
+	}
+	for i, c := range seen {
+		if c != 1 {
+			t.Errorf("observation %d seen %d times", i, c)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	data, label := sources(t, 5)
-	short := must(tuples.NewGroup([]string{"y"}, numbered[uint8](t, 0, []int{4}, obsdim.First)))
-	same := must(tuples.NewGroup([]string{"b"}, numbered[uint8](t, 0, []int{5}, obsdim.First)))
-	empty := must(tuples.NewGroup([]string{"e"}, subset.Range(numbered[float32](t, 0, []int{3, 2}, obsdim.First), 1, 1)))
-	ints, _ := tenByFour()
-	intLabel := must(tuples.NewGroup([]string{"y"}, numbered[int32](t, 0, []int{10}, obsdim.First)))
+	short := must(tuples.NewNamed([]string{"y"}, numbered[uint8](t, 0, []int{4}, obsdim.First)))
+	same := must(tuples.NewNamed([]string{"b"}, numbered[uint8](t, 0, []int{5}, obsdim.First)))
+	empty := must(tuples.NewNamed([]string{"e"}, subset.Range(numbered[float32](t, 0, []int{3, 2}, obsdim.First), 1, 1)))
+	ints, intLabel := tenByFour()
 	tests := []struct {
 		name string
 		err  error
@@ -394,15 +520,15 @@ func TestErrors(t *testing.T) {
 			_, err := provider.New(data, label, 2, provider.PadSource("w", 256))
 			return err
 		}},
-		{"NaN for int32", provider.ErrPad, `NaN does not fit source "y" of element type int32`, func() error {
-			_, err := provider.New(ints, intLabel, 2, provider.PadSource("y", math.NaN()))
+		{"NaN for int32", provider.ErrPad, `NaN does not fit source "label" of element type int32`, func() error {
+			_, err := provider.New(ints, intLabel, 2, provider.PadSource("label", math.NaN()))
 			return err
 		}},
 		{"overflow for float32", provider.ErrPad, `1e+40 does not fit source "data" of element type float32`, func() error {
 			_, err := provider.New(ints, intLabel, 2, provider.PadWith(1e40))
 			return err
 		}},
-		{"empty source that is not an array", provider.ErrShape, `source "e"`, func() error {
+		{"empty source that is not an array", provider.ErrSource, `source "e"`, func() error {
 			_, err := provider.NewUnlabeled(empty, 2)
 			return err
 		}},
@@ -411,7 +537,15 @@ func TestErrors(t *testing.T) {
 			return err
 		}},
 		{"From with another seed", eachobs.ErrPosition, "seed 4", func() error {
-			_, err := must(provider.New(data, label, 2, provider.Shuffle(3))).From(eachobs.Position{Seed: 4})
+			_, err := must(provider.New(data, label, 2, provider.Loop(eachobs.Shuffle(3)))).From(eachobs.Position{Seed: 4})
+			return err
+		}},
+		{"From past the last epoch", eachobs.ErrPosition, "epoch", func() error {
+			_, err := must(provider.New(data, label, 2, provider.PadWith(0))).From(eachobs.Position{Epoch: math.MaxInt / 2})
+			return err
+		}},
+		{"From past the end of an epoch", eachobs.ErrPosition, "batch 4 outside [0, 3]", func() error {
+			_, err := must(provider.New(data, label, 2)).From(eachobs.Position{Batch: 4})
 			return err
 		}},
 	}
@@ -435,9 +569,12 @@ func TestPadValues(t *testing.T) {
 			if b.Pad() == 0 {
 				continue
 			}
-			got := b.Data[0].At(3, 0)
+			got := b.Data.X[0].At(3, 0)
 			if want := float32(v); got != want && !(math.IsNaN(v) && got != got) {
 				t.Errorf("PadSource(data, %v): padding %v, want %v", v, got, want)
+			}
+			if lab := b.Data.Y[0].At(3); lab != 0 {
+				t.Errorf("PadSource(data, %v): label padding %v, want PadWith's default 0", v, lab)
 			}
 		}
 	}
@@ -454,43 +591,59 @@ func TestPanics(t *testing.T) {
 		panic("no batch")
 	}
 	tests := []struct {
-		name, msg string
-		f         func()
+		name, op, arg string
+		f             func()
 	}{
-		{"batch size", "provider.New: batch size 0 < 1", func() { provider.New(data, label, 0) }},
-		{"nil label", "provider.New: nil label group", func() { provider.New(data, (*byteGroup)(nil), 2) }},
-		{"nil data", "provider.New: nil data group", func() { provider.New((*floatGroup)(nil), label, 2) }},
-		{"nil option", "provider.New: nil Option", func() { provider.New(data, label, 2, nil) }},
-		{"padding and drop", "PadWith or PadSource with LastBatch(drop)", func() {
-			provider.New(data, label, 2, provider.PadWith(1), provider.LastBatch(batchview.Drop))
+		{"batch size", "provider.New", "batch size", func() { provider.New(data, label, 0) }},
+		{"nil label", "provider.New", "label group", func() { provider.New(data, (*byteGroup)(nil), 2) }},
+		{"nil data", "provider.New", "data group", func() { provider.New((*floatGroup)(nil), label, 2) }},
+		{"nil option", "provider.New", "option", func() { provider.New(data, label, 2, nil) }},
+		{"PadWith and Drop", "provider.New", "loop tail", func() {
+			provider.New(data, label, 2, provider.PadWith(1), provider.Loop(eachobs.Tail(index.Drop)))
 		}},
-		{"fill of another type", "PadWith fill is func([]int, int) []int", func() {
-			provider.New(data, label, 2, provider.LastBatch(batchview.PadWith(batchview.FillSlice(0))))
+		{"PadSource and RollOver", "provider.New", "loop tail", func() {
+			provider.New(data, label, 2, provider.Loop(eachobs.Tail(index.RollOver)), provider.PadSource("a", 1))
 		}},
-		{"prefetch", "eachobs.Prefetch: negative count -1", func() { provider.Prefetch(-1) }},
-		{"workers", "eachobs.Workers: 0 workers < 1", func() { provider.Workers(0) }},
-		{"partition", "part 2 outside [0, 2)", func() { provider.Partition(subset.Part{Index: 2, Parts: 2}) }},
-		{"epoch", "provider.Provider.Epoch: negative epoch -1", func() { p.Epoch(-1) }},
-		{"data name", `provider.Batch.DataByName: no data source "y" in [a b]`, func() { first(p).DataByName("y") }},
-		{"label name", `provider.Batch.LabelByName: no label source "a" in [y w]`, func() { first(p).LabelByName("a") }},
-		{"unlabeled", `provider.Batch.LabelByName: no label source "y" in []`, func() {
+		{"unlabeled PadWith and Drop", "provider.New", "loop tail", func() {
+			provider.NewUnlabeled(data, 2, provider.PadWith(1), provider.Loop(eachobs.Tail(index.Drop)))
+		}},
+		{"nil loop option", "provider.Loop", "option", func() { provider.Loop(eachobs.Prefetch(1), nil) }},
+		{"prefetch", "eachobs.Prefetch", "count", func() { provider.Loop(eachobs.Prefetch(-1)) }},
+		{"workers", "eachobs.Workers", "workers", func() { provider.Loop(eachobs.Workers(0)) }},
+		{"partition", "eachobs.Partition", "part", func() { provider.Loop(eachobs.Partition(index.Part{Index: 2, Parts: 2})) }},
+		{"epoch", "index.Plan.Len", "epoch", func() { p.Epoch(-1) }},
+		{"data name", "provider.Provider.Data", "source", func() { p.Data(first(p), "y") }},
+		{"label name", "provider.Provider.Label", "source", func() { p.Label(first(p), "a") }},
+		{"unlabeled", "provider.Provider.Label", "source", func() {
 			for b := range unlabeled.Epoch(0) {
-				b.LabelByName("y")
+				unlabeled.Label(b, "y")
 			}
 		}},
-		{"slice", "provider.Batch.Slice: range [1, 3) invalid for a batch of 2", func() { first(p).Slice(1, 3) }},
-		{"split", "provider.Batch.Split: 0 slices < 1", func() { first(p).Split(0) }},
-		{"zero batch", "provider.Batch.DataByName: a Batch not made by a Provider", func() { provider.Batch[float32, uint8]{}.DataByName("a") }},
-		{"unlabeled batch size", "provider.NewUnlabeled: batch size -1 < 1", func() { provider.NewUnlabeled(data, -1) }},
+		{"slice", "provider.Slice", "range", func() { provider.Slice(first(p), 1, 3) }},
+		{"slice reversed", "provider.Slice", "range", func() { provider.Slice(first(p), 2, 1) }},
+		{"split", "provider.Split", "number of slices", func() { provider.Split(first(p), 0) }},
+		{"split into", "provider.Split", "number of slices", func() { provider.SplitInto(nil, first(p), -1) }},
+		{"unlabeled batch size", "provider.New", "batch size", func() { provider.NewUnlabeled(data, -1) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
-				if msg := fmt.Sprint(recover()); !strings.Contains(msg, tc.msg) || !strings.Contains(msg, "obskit/") {
-					t.Errorf("panic %q, want it to contain %q", msg, tc.msg)
+				r := recover()
+				var ae *container.ArgError
+				if err, ok := r.(error); !ok || !errors.As(err, &ae) || ae.Op != tc.op || ae.Arg != tc.arg {
+					t.Errorf("panic %v (%T), want a *container.ArgError of %s for %q", r, r, tc.op, tc.arg)
 				}
 			}()
 			tc.f()
 		})
 	}
+	// The message names the sources there are.
+	func() {
+		defer func() {
+			if msg := fmt.Sprint(recover()); !strings.Contains(msg, `obskit/provider.Provider.Data: source y, want one of ["a" "b"]`) {
+				t.Errorf("panic %q does not name the data sources", msg)
+			}
+		}()
+		p.Data(first(p), "y")
+	}()
 }
