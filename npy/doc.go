@@ -62,9 +62,16 @@
 //
 // Malformed files return an error that names the file and the problem, wrapping
 // [ErrFormat]: a bad magic string or version, a header that does not parse (the
-// dict is parsed, never evaluated), keys missing or unknown, a negative or
-// overflowing shape, a file shorter or longer than its header says. The header is
-// checked against the file size before anything is allocated, and [Read] grows
-// its memory with the data actually read, so a corrupt header cannot make a reader
-// allocate what it claims. No input makes a reader panic.
+// dict is parsed, never evaluated), keys missing or unknown, a negative shape, a
+// shape too large for any file (its data would take more than 2^63-1 bytes; the
+// arithmetic is overflow-safe), a file shorter or longer than its header says. A
+// valid file of a dtype the kit does not read is refused for its dtype
+// ([ErrUnsupported]) before its size is checked; the size check knows NumPy's
+// item sizes (4 bytes per character for '<U10', 8 for datetimes).
+//
+// A corrupt header cannot make a reader allocate what it claims: [Load] and
+// [Open] check the header against the file size before allocating or mapping,
+// and [Read] allocates at most 1 MiB before the stream shows it holds the data
+// (it checks the size of a seekable stream first, and otherwise grows its memory
+// with the data actually read). No input makes a reader panic.
 package npy

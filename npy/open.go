@@ -56,12 +56,15 @@ func Open[E arraycontainer.Number](path string, dim obsdim.Dim) (*Mapped[E], err
 		return nil, err
 	}
 	defer f.Close()
-	h, size, err := statFile(f)
+	h, size, err := fileHeader(f)
 	if err != nil {
 		return nil, err
 	}
 	name := f.Name()
 	if err := checkType[E](name, h); err != nil {
+		return nil, err
+	}
+	if err := checkFileSize(name, h, size); err != nil {
 		return nil, err
 	}
 	if h.Dtype.swapped() {
