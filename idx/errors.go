@@ -26,6 +26,10 @@ var (
 	// The message names the claim and the limit. The file may well be valid:
 	// raise the limit to read it.
 	ErrTooLarge = errors.New("data over the size limit")
+	// ErrFault is wrapped by the value a read or write of a memory-mapped array
+	// panics with when the memory faults: the file was truncated after [Open]
+	// (or its storage failed), so the pages the array views no longer exist.
+	ErrFault = errors.New("memory-mapped file fault")
 )
 
 // format reports errors in this package's words.

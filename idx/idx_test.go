@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -19,6 +20,7 @@ import (
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/internal/fileio"
 	"github.com/obskit/obskit/internal/filetest"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -436,4 +438,48 @@ func FuzzRead(f *testing.F) {
 		check(Read[float32](bytes.NewReader(b), obsdim.First))
 		check(Read[int16](bytes.NewReader(b), obsdim.Last))
 	})
+}
+
+// TestMappedAfterCloseAndTruncation checks idx's mapped arrays as npy's tests do:
+// a view read after Close sees the file's values, and once the file shrinks,
+// reading a page it lost panics with an error wrapping ErrFault that names the
+// file, and the program goes on.
+func TestMappedAfterCloseAndTruncation(t *testing.T) {
+	data := make([]byte, 16*4096) // 16 images of 64x64, one page each
+	for i := range data {
+		data[i] = byte(i / 4096)
+	}
+	path := writeTemp(t, "pages-idx3-ubyte", file(Uint8, []uint32{16, 64, 64}, data))
+	want, err := Load[uint8](path, obsdim.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open[uint8](path, obsdim.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := m.Slice(10, 16)
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.GC()
+	if !view.Equal(want.Slice(10, 16)) {
+		t.Fatal("a view read after Close differs from the file")
+	}
+	if !mmap.Mapping {
+		return // files are read into memory on this platform: nothing faults
+	}
+	if err := os.Truncate(path, 4096); err != nil {
+		t.Fatal(err)
+	}
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		view.GetObsInto(nil, []int{5})
+	}()
+	err, _ = got.(error)
+	if !errors.Is(err, ErrFault) || !strings.Contains(fmt.Sprint(err), path) {
+		t.Errorf("GetObsInto of a page the file lost panicked with %v, want an error wrapping ErrFault naming %s", got, path)
+	}
 }

@@ -14,6 +14,8 @@ import (
 	"testing/iotest"
 
 	"slices"
+
+	"github.com/obskit/obskit/internal/mmap"
 )
 
 type celsius float32
@@ -205,40 +207,6 @@ func TestRemaining(t *testing.T) {
 	}
 }
 
-func TestMap(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f")
-	content := []byte("hello, mapped world")
-	if err := os.WriteFile(path, content, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Map(f, int64(len(content)))
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(m.Bytes(), content) {
-		t.Errorf("mapped %q, want %q", m.Bytes(), content)
-	}
-	m.Bytes()[0] = 'J' // copy-on-write: the file keeps its byte
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Close(); err != nil {
-		t.Errorf("second Close = %v", err)
-	}
-	if b, _ := os.ReadFile(path); !bytes.Equal(b, content) {
-		t.Errorf("file became %q after a write to the mapping", b)
-	}
-	empty, err := Map(nil, 0)
-	if err != nil || len(empty.Bytes()) != 0 || empty.Close() != nil {
-		t.Errorf("Map of 0 bytes = %v, %v", empty, err)
-	}
-}
-
 func TestMapElems(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
 	b := binary.NativeEndian.AppendUint64(make([]byte, 8), math.Float64bits(2.5))
@@ -250,16 +218,18 @@ func TestMapElems(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	errUnsupported := errors.New("unsupported")
+	errUnsupported, errFault := errors.New("unsupported"), errors.New("fault")
 	fm := Format{Pkg: "pkg", Malformed: errors.New("malformed")}
-	m, got, err := MapElems[float64](fm, errUnsupported, f, 17, 8, 1)
+	live := mmap.Live()
+	r, got, err := MapElems[float64](fm, errUnsupported, errFault, f, 17, 8, 1)
 	if err != nil || len(got) != 1 || got[0] != 2.5 {
 		t.Fatalf("MapElems at byte 8 = %v, %v; want [2.5]", got, err)
 	}
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
+	r.Release()
+	_, _, err = MapElems[float64](fm, errUnsupported, errFault, f, 17, 9, 1)
+	if mmap.Live() != live {
+		t.Errorf("%d mappings left after MapElems failed, want %d", mmap.Live(), live)
 	}
-	_, _, err = MapElems[float64](fm, errUnsupported, f, 17, 9, 1)
 	want := "pkg: " + path + ": unsupported: data at byte 9 is not aligned for float64 and cannot be memory-mapped; use Load"
 	if !errors.Is(err, errUnsupported) || err.Error() != want {
 		t.Errorf("MapElems at byte 9 = %v, want %q", err, want)
