@@ -34,6 +34,10 @@
 //	defer images.Close()
 //	labels, err := idx.Load[uint8]("train-labels-idx1-ubyte.gz", obsdim.First)
 //
+// A mapped array and its views keep the mapping alive, so views stay valid
+// after Close; a file truncated while mapped makes the array's methods panic
+// with an error wrapping [ErrFault] instead of crashing (see [Mapped]).
+//
 // The arrays are row-major with observations along the axis named with package
 // obsdim: obsdim.First makes each image one observation. A rank-1 label array
 // becomes a container of plain values with its Scalars method, ready to pair with

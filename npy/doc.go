@@ -15,6 +15,15 @@
 //	defer x.Close()
 //	batch = x.GetObsInto(batch, idx)
 //
+// The mapping lives as long as an array that shares it: the Mapped array and
+// every view of it keep it mapped, so a view taken before Close stays valid after
+// it, and the file is unmapped by the garbage collector once none of them is
+// reachable. Close only drops the Mapped's own hold. Batches and observations
+// are copies and never hold the file. The file must not be truncated or
+// rewritten while mapped: reading a page it lost makes the array's methods panic
+// with an error wrapping [ErrFault] that names the file (the program would
+// otherwise die of SIGBUS); see [Mapped].
+//
 // [Load] reads a file into memory, and [Read] reads one array from any
 // io.Reader. All three return an [*arraycontainer.Array] (Mapped embeds one), a
 // container whose observations lie along the axis the caller names with package

@@ -13,9 +13,9 @@
 // unreachable. npy and idx Close only drop their own reference. [Live] counts the
 // mappings not yet released, for tests.
 //
-// A plain slice of the mapped memory (Array.Data, Slice.Scalars-style views)
-// does not hold the Region; arraycontainer copies where it would hand one out,
-// and documents Data.
+// A plain slice of the mapped memory does not hold the Region: arraycontainer
+// copies where it would hand one out (Array.Scalars), and documents the one it
+// cannot avoid (Array.Data).
 //
 // # Faults
 //
