@@ -253,31 +253,17 @@ func TestErrors(t *testing.T) {
 func loadU8(p string) error { _, err := Load[uint8](p, obsdim.First); return err }
 func openU8(p string) error { _, err := Open[uint8](p, obsdim.First); return err }
 
-// onlyReader hides every method of a reader but Read (Seek in particular).
-type onlyReader struct{ r io.Reader }
-
-func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
-
-// allocated returns the bytes f allocates, as runtime.MemStats counts them.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestReadHugeClaim checks that a plain stream whose header claims far more data
 // than it holds fails having allocated at most 1 MiB, seekable or not.
 func TestReadHugeClaim(t *testing.T) {
 	b := file(Float64, []uint32{1 << 20, 1 << 20}, make([]byte, 100))
 	for name, r := range map[string]func() io.Reader{
 		"seekable":     func() io.Reader { return bytes.NewReader(b) },
-		"not seekable": func() io.Reader { return onlyReader{bytes.NewReader(b)} },
+		"not seekable": func() io.Reader { return filetest.OnlyReader{R: bytes.NewReader(b)} },
 	} {
 		t.Run(name, func(t *testing.T) {
 			var err error
-			grew := allocated(func() { _, err = Read[float64](r(), obsdim.First) })
+			grew := filetest.Allocated(func() { _, err = Read[float64](r(), obsdim.First) })
 			if !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("Read error = %v, want ErrFormat and io.ErrUnexpectedEOF", err)
 			}
@@ -343,7 +329,7 @@ func TestGzipBomb(t *testing.T) {
 		return err
 	}}
 	stream := source{"ReadWith stream", func(b []byte, opts Options) error {
-		_, err := ReadWith[uint8](onlyReader{bytes.NewReader(b)}, obsdim.First, opts)
+		_, err := ReadWith[uint8](filetest.OnlyReader{R: bytes.NewReader(b)}, obsdim.First, opts)
 		return err
 	}}
 	tests := []struct {
@@ -369,7 +355,7 @@ func TestGzipBomb(t *testing.T) {
 		for _, src := range tc.sources {
 			t.Run(tc.name+"/"+src.name, func(t *testing.T) {
 				var err error
-				grew := allocated(func() { err = src.read(tc.file, tc.opts) })
+				grew := filetest.Allocated(func() { err = src.read(tc.file, tc.opts) })
 				switch {
 				case tc.target == nil && err != nil:
 					t.Fatal(err)
