@@ -20,10 +20,12 @@ type FaultError struct {
 	region *Region
 }
 
-// Error names the file, the offset and the likely cause.
+// Error names the file, the offset and the likely cause. The runtime's own
+// message ("invalid memory address or nil pointer dereference") is left out,
+// misleading here; the error still wraps it.
 func (e *FaultError) Error() string {
-	return fmt.Sprintf("%s: %s: %v: access to byte %d of the %d mapped bytes failed: the file was truncated after it was mapped, or its storage failed (%v)",
-		e.Pkg, e.Name, e.fault, e.Offset, e.Size, e.cause)
+	return fmt.Sprintf("%s: %s: %v: access to byte %d of the %d mapped bytes failed: the file was truncated after it was mapped, or its storage failed",
+		e.Pkg, e.Name, e.fault, e.Offset, e.Size)
 }
 
 // Unwrap returns the package's sentinel and the runtime's error.
