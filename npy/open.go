@@ -41,10 +41,11 @@ type Mapped[E arraycontainer.Number] struct {
 
 // Close drops the Mapped's own hold on the mapping: it sets m.Array to nil, so
 // that the mapping is released once the arrays taken from m (m.Array itself,
-// views) are unreachable, at once if there are none. Arrays taken before Close
-// stay valid; the methods of m itself must not be called after Close (m.Array is
-// nil). Close must not run concurrently with other uses of m. It returns nil, and
-// calling it again does nothing.
+// views) are unreachable, by a cleanup after a garbage collection (the next one
+// if there are none). Arrays taken before Close stay valid; the methods of m
+// itself must not be called after Close (m.Array is nil). Close must not run
+// concurrently with other uses of m. It returns nil, and calling it again does
+// nothing.
 func (m *Mapped[E]) Close() error {
 	m.Array = nil
 	return nil
