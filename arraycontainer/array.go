@@ -9,6 +9,7 @@ import (
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/gather"
 	"github.com/obskit/obskit/internal/hugemem"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 	"golang.org/x/exp/constraints"
 )
@@ -64,7 +65,8 @@ type Array[E Number] struct {
 	shape   []int
 	strides []int
 	offset  int
-	dim     int // resolved observation axis; -1 for rank 0
+	dim     int          // resolved observation axis; -1 for rank 0
+	mem     *mmap.Region // the file mapping data views, kept alive by every view; nil for Go memory
 }
 
 // New returns a row-major (C order) array viewing data, with observations along
@@ -242,6 +244,14 @@ func (a *Array[E]) Offset() int { return a.offset }
 // Data returns the backing slice. It is shared, not copied: writes through it
 // change the array and every view of the same memory. With a non-contiguous
 // layout, some of its elements may belong to no element of the array.
+//
+// For an array over a memory-mapped file (npy.Open, idx.Open) the slice is the
+// mapping, which stays mapped only while an array viewing it is reachable: keep
+// a (or a view of it) alive while the slice is used, with runtime.KeepAlive(a)
+// after the last use if nothing else does, or the mapping may be released under
+// the slice. Reads and writes through the slice are not guarded as the methods'
+// are: if the file was truncated after it was mapped, touching a page it lost
+// is a fatal SIGBUS rather than a panic (see the package documentation).
 func (a *Array[E]) Data() []E { return a.data }
 
 // Dim returns the resolved observation axis, or -1 for a rank-0 array.
@@ -335,17 +345,44 @@ func (a *Array[E]) index(op string, ix []int) int {
 
 // At returns the element at the index ix, one index per axis. It panics when
 // len(ix) differs from the rank or an index is out of range.
-func (a *Array[E]) At(ix ...int) E { return a.data[a.index("At", ix)] }
+func (a *Array[E]) At(ix ...int) E {
+	if a.mem != nil {
+		return a.atMapped(ix)
+	}
+	return a.data[a.index("At", ix)]
+}
+
+// atMapped is At guarded against faults of a mapped file, out of line so that
+// At stays inlinable.
+func (a *Array[E]) atMapped(ix []int) E {
+	defer a.mem.Recover(a.mem.Guard())
+	return a.data[a.index("At", ix)]
+}
 
 // Set sets the element at index ix to v, writing through to the shared memory. It
 // panics like [Array.At].
-func (a *Array[E]) Set(v E, ix ...int) { a.data[a.index("Set", ix)] = v }
+func (a *Array[E]) Set(v E, ix ...int) {
+	if a.mem != nil {
+		a.setMapped(v, ix)
+		return
+	}
+	a.data[a.index("Set", ix)] = v
+}
+
+// setMapped is Set guarded against faults of a mapped file.
+func (a *Array[E]) setMapped(v E, ix []int) {
+	defer a.mem.Recover(a.mem.Guard())
+	a.data[a.index("Set", ix)] = v
+}
 
 // Item returns the only element of an array of one element, such as a rank-0
 // array (what GetObs of a rank-1 array returns). It panics when Len() != 1.
 func (a *Array[E]) Item() E {
 	if a.Len() != 1 {
 		panic(&container.ArgError{Op: "arraycontainer.Array.Item", Arg: "array", Value: fmt.Sprintf("of shape %v (%d elements)", a.shape, a.Len()), Want: "1 element"})
+	}
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
 	}
 	return a.data[a.offset] // the only element has index (0, 0, ...)
 }
@@ -365,6 +402,12 @@ func (a *Array[E]) Equal(b *Array[E]) bool {
 		if a.shape[k] != b.shape[k] {
 			return false
 		}
+	}
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
+	}
+	if b.mem != nil {
+		defer b.mem.Recover(b.mem.Guard())
 	}
 	return gather.Equal(a.data, b.data, a.shape, a.strides, b.strides, a.offset, b.offset)
 }

@@ -58,7 +58,8 @@
 //   - [Array.Range]: a range of indices along any axis (a sub-array);
 //   - [Array.Transpose]: permuted axes (the observation axis follows its axis);
 //   - [Array.WithDim]: another observation axis;
-//   - [Array.Data]: the backing slice itself (arraycontainer/dense hands it to gonum).
+//   - [Array.Data]: the backing slice itself (arraycontainer/dense hands it to
+//     gonum); for an array over a mapped file, see below.
 //
 // Copies are newly allocated, contiguous and row-major:
 //
@@ -71,6 +72,24 @@
 // Writes in place go through views too: [Array.Fill] sets every element,
 // [Array.FillObs] a range of observations (the constant padding of a provider's
 // last batch).
+//
+// # Arrays over memory-mapped files
+//
+// An array made by npy.Open or idx.Open views a file mapping, memory the garbage
+// collector does not manage. Every view made from it (Slice, SliceInto, Range,
+// Transpose, WithDim) keeps the mapping mapped, so no view can outlive it: the
+// file is unmapped only after the last such array is unreachable, whether or not
+// Close was called. The copies above are Go memory and do not keep it, and neither does
+// a slice: [Array.Scalars] copies a mapped array, and a slice from [Array.Data]
+// is valid only while an array viewing the mapping is reachable.
+//
+// If the file shrinks while mapped, the pages it lost cannot be read, which Go
+// reports as a fatal SIGBUS. The methods that read or write a mapped array's
+// elements (GetObs, GetObsInto, Clone, ObsFirst, At, Set, Item, Equal, Fill,
+// FillObs, String) run their reads under runtime/debug.SetPanicOnFault and panic
+// instead, with an error wrapping npy.ErrFault or idx.ErrFault that names the
+// file and the offset; the program can recover. Reads through Data are the
+// caller's own and are not guarded.
 //
 // # Gathering batches
 //

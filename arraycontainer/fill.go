@@ -12,6 +12,9 @@ import (
 // (padded rows, a sub-array) fills only its own elements; a broadcast axis
 // (stride 0) sets the one element it repeats.
 func (a *Array[E]) Fill(v E) {
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
+	}
 	gather.Fill(a.data, a.shape, a.strides, a.offset, v)
 }
 
@@ -28,5 +31,8 @@ func (a *Array[E]) FillObs(lo, hi int, v E) {
 	var shape [MaxRank]int
 	copy(shape[:], a.shape)
 	shape[a.dim] = hi - lo
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
+	}
 	gather.Fill(a.data, shape[:len(a.shape)], a.strides, a.offset+lo*a.strides[a.dim], v)
 }

@@ -11,6 +11,9 @@ import (
 // than 6 only the first and last 3 entries are shown, around "...". The shape and
 // observation axis are not printed; see [Array.Shape] and [Array.Dim].
 func (a *Array[E]) String() string {
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
+	}
 	f := formatter[E]{a: a, summary: a.Len() > 1000}
 	f.walk(0, a.offset, func(v E) {
 		f.width = max(f.width, len(f.elem(v)))

@@ -30,6 +30,9 @@ func (a *Array[E]) GetObs(i int) *Array[E] {
 	}
 	o := header(make([]E, a.ObsLen()), shape[:r], nil, 0, dim)
 	idx := [1]int{i}
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
+	}
 	gather.Gather(o.data, a.data, a.shape, a.strides, a.offset, a.dim, idx[:])
 	return o
 }
@@ -63,6 +66,9 @@ func (a *Array[E]) GetObsInto(dst *Array[E], idx []int) *Array[E] {
 	if dst == nil {
 		dst = new(Array[E])
 	}
+	if cap(dst.data) < n {
+		dst.mem = nil // the batch gets new Go memory: it no longer views a mapping
+	}
 	data := container.Resize(dst.data, n)
 	if dst == a || overlaps(data, a.data) {
 		panic(&container.ArgError{Op: "arraycontainer.Array.GetObsInto", Arg: "dst", Value: "an array sharing memory with the source", Want: "a separate buffer (or nil)"})
@@ -76,6 +82,9 @@ func (a *Array[E]) GetObsInto(dst *Array[E], idx []int) *Array[E] {
 	rowMajor(dst.strides, dst.shape)
 	dst.offset = 0
 	dst.dim = a.dim
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
+	}
 	gather.Gather(dst.data, a.data, a.shape, a.strides, a.offset, a.dim, idx)
 	return dst
 }
@@ -96,6 +105,9 @@ func overlaps[E any](x, y []E) bool {
 // to give a library such as gonum a row-major layout.
 func (a *Array[E]) Clone() *Array[E] {
 	c := header(hugemem.Make[E](a.Len()), a.shape, nil, 0, a.dim)
+	if a.mem != nil {
+		defer a.mem.Recover(a.mem.Guard())
+	}
 	gather.Copy(c.data, a.data, a.shape, a.strides, a.offset)
 	return c
 }

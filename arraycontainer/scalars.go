@@ -10,14 +10,15 @@ import (
 // container whose observations are plain E values rather than rank-0 arrays: the
 // form a label vector takes as a member of a tuple. When the elements are
 // contiguous (stride 1) the slice shares a's memory and nothing is copied;
-// otherwise it is newly allocated. Scalars returns an error wrapping [ErrShape]
-// when a is not rank 1.
+// otherwise, and for an array over a memory-mapped file (npy.Open, idx.Open),
+// whose mapping a plain slice could not keep alive, it is newly allocated.
+// Scalars returns an error wrapping [ErrShape] when a is not rank 1.
 func (a *Array[E]) Scalars() (container.Slice[E], error) {
 	if len(a.shape) != 1 {
 		return nil, fmt.Errorf("obskit/arraycontainer.Array.Scalars: shape %v is rank %d, want 1: %w", a.shape, len(a.shape), ErrShape)
 	}
 	n := a.shape[0]
-	if a.strides[0] == 1 || n <= 1 {
+	if (a.strides[0] == 1 || n <= 1) && a.mem == nil {
 		end := a.offset + n
 		if n == 0 {
 			return container.Slice[E]{}, nil

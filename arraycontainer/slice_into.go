@@ -31,6 +31,6 @@ func (a *Array[E]) SliceInto(dst *Array[E], lo, hi int) *Array[E] {
 	copy(dst.shape, a.shape)
 	copy(dst.strides, a.strides)
 	dst.shape[a.dim] = hi - lo
-	dst.data, dst.offset, dst.dim = a.data, a.offset+lo*a.strides[a.dim], a.dim
+	dst.data, dst.offset, dst.dim, dst.mem = a.data, a.offset+lo*a.strides[a.dim], a.dim, a.mem
 	return dst
 }

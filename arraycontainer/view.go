@@ -8,9 +8,12 @@ import (
 )
 
 // view returns a new Array header over a's data with copies of its shape and
-// strides, for the view methods to adjust.
+// strides, for the view methods to adjust. It shares a's memory, and so holds
+// the file mapping a holds, if any.
 func (a *Array[E]) view() *Array[E] {
-	return header(a.data, a.shape, a.strides, a.offset, a.dim)
+	v := header(a.data, a.shape, a.strides, a.offset, a.dim)
+	v.mem = a.mem
+	return v
 }
 
 // Slice returns the observations lo..hi-1 as a view: it shares memory with a, so

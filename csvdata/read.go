@@ -64,9 +64,11 @@ func Load[E arraycontainer.Number](path string, opts Options) (*Table[E], error)
 }
 
 // Read reads a CSV stream whose first line is a header of column names. Every
-// feature cell must parse as an E (surrounding spaces are ignored; floats accept
-// NaN and Inf, integers must be whole and in range); the target column is kept
-// as text. A UTF-8 byte order mark before the header is ignored.
+// feature cell must parse as an E (surrounding spaces are ignored; floats are
+// decimal and accept NaN and Inf, but not "1_000" or "0x1p-2"; integers must be
+// whole, decimal and in range); the target column is kept as text. A UTF-8 byte
+// order mark before the header is ignored. Lines end with LF, CRLF or a lone CR,
+// as the first line end of the stream shows (see the package documentation).
 //
 // Errors name the stream (r.Name() when r has that method, an *os.File, and
 // "stream" otherwise) with the line and the column (1-based, with its name): they wrap [ErrFormat] for a
@@ -75,7 +77,7 @@ func Load[E arraycontainer.Number](path string, opts Options) (*Table[E], error)
 // not a number of type E; [ErrColumn] for a column in opts the header lacks.
 func Read[E arraycontainer.Number](r io.Reader, opts Options) (*Table[E], error) {
 	name := fileio.Name(r)
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(input(r))
 	if opts.Comma != 0 {
 		cr.Comma = opts.Comma
 	}
@@ -91,7 +93,6 @@ func Read[E arraycontainer.Number](r io.Reader, opts Options) (*Table[E], error)
 		return nil, csvError(name, err)
 	}
 	header = slices.Clone(header)
-	header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	t := &Table[E]{name: name, Target: opts.Target}
 	cols, err := t.columns(header, opts)
 	if err != nil {
@@ -115,7 +116,7 @@ func Read[E arraycontainer.Number](r io.Reader, opts Options) (*Table[E], error)
 			cell := strings.TrimSpace(rec[c])
 			v, err := parse(cell)
 			if err != nil {
-				return nil, format.Errorf(name, ErrValue, "line %d, column %d (%q): %s", line, c+1, header[c], err)
+				return nil, format.Errorf(name, ErrValue, "line %d, column %d (%s): %s", line, c+1, quote(header[c]), err)
 			}
 			data = append(data, v)
 		}
@@ -148,14 +149,14 @@ func (t *Table[E]) columns(header []string, opts Options) ([]int, error) {
 			return nil, format.Errorf(t.name, ErrFormat, "line 1: column %d has no name", i+1)
 		}
 		if j, dup := index[h]; dup {
-			return nil, format.Errorf(t.name, ErrFormat, "line 1: columns %d and %d are both named %q", j+1, i+1, h)
+			return nil, format.Errorf(t.name, ErrFormat, "line 1: columns %d and %d are both named %s", j+1, i+1, quote(h))
 		}
 		index[h] = i
 	}
 	if opts.Target != "" {
 		i, ok := index[opts.Target]
 		if !ok {
-			return nil, format.Errorf(t.name, ErrColumn, "target column %q is not in the header %q", opts.Target, header)
+			return nil, format.Errorf(t.name, ErrColumn, "target column %s is not in the header %s", quote(opts.Target), quoteList(header))
 		}
 		t.col = i + 1
 	}
@@ -172,7 +173,7 @@ func (t *Table[E]) columns(header []string, opts Options) ([]int, error) {
 	for _, f := range opts.Features {
 		i, ok := index[f]
 		if !ok {
-			return nil, format.Errorf(t.name, ErrColumn, "feature column %q is not in the header %q", f, header)
+			return nil, format.Errorf(t.name, ErrColumn, "feature column %s is not in the header %s", quote(f), quoteList(header))
 		}
 		cols = append(cols, i)
 		t.Features = append(t.Features, f)
@@ -197,6 +198,17 @@ func parser[E arraycontainer.Number]() func(string) (E, error) {
 	switch k.Class {
 	case 'f':
 		return func(s string) (E, error) {
+			// strconv.ParseFloat reads Go's literals, which CSV files do not
+			// hold and NumPy and pandas refuse: "1_000" (digit separators) and
+			// "0x1p-2" (hexadecimal floats). No decimal number, Inf or NaN has
+			// an '_', 'x' or 'X'.
+			if i := strings.IndexAny(s, "_xX"); i >= 0 {
+				why := "digit separators are not accepted"
+				if s[i] != '_' {
+					why = "hexadecimal floats are not accepted"
+				}
+				return 0, fmt.Errorf("%s is not %s (%s)", quote(s), what, why)
+			}
 			v, err := strconv.ParseFloat(s, bits)
 			if err != nil {
 				return 0, cellError(s, what, err)
@@ -229,7 +241,7 @@ func cellError(s, what string, err error) error {
 		return fmt.Errorf("empty cell, want %s", what)
 	}
 	if errors.Is(err, strconv.ErrRange) {
-		return fmt.Errorf("%q is out of range for %s", s, what)
+		return fmt.Errorf("%s is out of range for %s", quote(s), what)
 	}
-	return fmt.Errorf("%q is not %s", s, what)
+	return fmt.Errorf("%s is not %s", quote(s), what)
 }

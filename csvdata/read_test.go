@@ -2,6 +2,7 @@ package csvdata
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -71,6 +72,13 @@ func TestOptions(t *testing.T) {
 			Options{Target: "t", Comma: ';', Comment: '#'}, []string{"a", "b"}, []float64{1, 2.5, -3, nan}, container.Slice[string]{"yes", "no, really"}},
 		{"header only", "a,t\n", Options{Target: "t"}, []string{"a"}, []float64{}, container.Slice[string]{}},
 		{"target first", "t,a\nq,1\n", Options{Target: "t"}, []string{"a"}, []float64{1}, container.Slice[string]{"q"}},
+		{"CR line ends (classic Mac OS)", "a,b,t\r1,2,x\r\r3,4,\"y\rz\"\r", Options{Target: "t"}, []string{"a", "b"}, []float64{1, 2, 3, 4}, container.Slice[string]{"x", "y\nz"}},
+		{"CR line ends, no final one", "a\r1\r2", Options{}, []string{"a"}, []float64{1, 2}, nil},
+		{"CR line end of one line", "a,t\r", Options{Target: "t"}, []string{"a"}, []float64{}, container.Slice[string]{}},
+		{"CRLF keeps a lone CR in a quoted cell", "a,t\r\n1,\"p\rq\"\r\n", Options{Target: "t"}, []string{"a"}, []float64{1}, container.Slice[string]{"p\rq"}},
+		{"BOM before a quoted header", "\ufeff\"a\",\"t\"\n1,x\n", Options{Target: "t"}, []string{"a"}, []float64{1}, container.Slice[string]{"x"}},
+		{"BOM and CR line ends", "\ufeffa\r5\r", Options{}, []string{"a"}, []float64{5}, nil},
+		{"floats NumPy reads", "a\n1e3\n-.5\n+2.\ninf\n-Infinity\n", Options{}, []string{"a"}, []float64{1000, -0.5, 2, math.Inf(1), math.Inf(-1)}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -135,12 +143,63 @@ func TestErrors(t *testing.T) {
 		{"empty name", "a,,c\n1,2,3\n", Options{}, readF64, ErrFormat, "column 2 has no name"},
 		{"int targets", "x,t\n1,3\n2,three\n", Options{Target: "t"}, intTargets, ErrValue, `line 3, column 2 ("t"): "three" is not an integer target`},
 		{"int targets without target", "x\n1\n", Options{}, intTargets, ErrColumn, "no target column"},
+		{"CR line ends: line numbers", "a,b\r1,2\r3,q\r", Options{}, readF64, ErrValue, `line 3, column 2 ("b"): "q" is not a number`},
+		{"digit separator", "a,b\n1,1_000\n", Options{}, readF64, ErrValue, `line 2, column 2 ("b"): "1_000" is not a number of type float64 (digit separators are not accepted)`},
+		{"hexadecimal float", "a\n0x1p-2\n", Options{}, readF32, ErrValue, `line 2, column 1 ("a"): "0x1p-2" is not a number of type float32 (hexadecimal floats are not accepted)`},
+		{"hexadecimal int", "a\n0x10\n", Options{}, readI32, ErrValue, `"0x10" is not an integer of type int32`},
+		{"digit separator in int", "a\n1_0\n", Options{}, readI32, ErrValue, `"1_0" is not an integer of type int32`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.read(tc.in, tc.opts)
 			if !errors.Is(err, tc.target) || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "csvdata: stream: ") {
 				t.Errorf("error = %v, want %v containing %q", err, tc.target, tc.want)
+			}
+		})
+	}
+}
+
+// TestLongValuesInErrors checks that an error quotes at most a short prefix of a
+// huge cell or column name, with its length, so that a bad 10 MB cell does not
+// make a 10 MB message.
+func TestLongValuesInErrors(t *testing.T) {
+	huge := strings.Repeat("x", 10<<20)
+	many := make([]string, 1000)
+	for i := range many {
+		many[i] = fmt.Sprintf("column%04d", i)
+	}
+	tests := []struct {
+		name, in string
+		opts     Options
+		read     func(string, Options) error
+		want     []string
+	}{
+		{"cell", "a\n" + huge + "\n", Options{}, readF64,
+			[]string{`line 2, column 1 ("a"): "` + strings.Repeat("x", 40) + `..." (10485760 bytes) is not a number of type float64`}},
+		{"target cell", "a,t\n1," + huge + "\n", Options{Target: "t"}, intTargets,
+			[]string{`"` + strings.Repeat("x", 40) + `..." (10485760 bytes) is not an integer target`}},
+		{"column name", huge + "\nq\n", Options{}, readF64,
+			[]string{`line 2, column 1 ("` + strings.Repeat("x", 40) + `..." (10485760 bytes)): "q" is not a number`}},
+		{"multi-byte runes are not cut", "a\n" + strings.Repeat("é", 30) + "\n", Options{}, readF64,
+			[]string{`"` + strings.Repeat("é", 20) + `..." (60 bytes)`}},
+		{"header listing", strings.Join(many, ",") + "\n", Options{Target: "species"}, readF64,
+			[]string{`target column "species" is not in the header ["column0000" "column0001" "column0002" "column0003" "column0004" "column0005" "column0006" "column0007" ... (1000 columns)]`}},
+		{"missing column name", "a\n1\n", Options{Features: []string{huge}}, readF64,
+			[]string{`feature column "` + strings.Repeat("x", 40) + `..." (10485760 bytes) is not in the header ["a"]`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.read(tc.in, tc.opts)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if len(err.Error()) > 400 {
+				t.Errorf("error message of %d bytes: %.200s...", len(err.Error()), err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error = %.300s, want it to contain %q", err, w)
+				}
 			}
 		})
 	}
@@ -177,6 +236,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(string(iris[:300]), "species")
 	f.Add("a,b\n1,2\n3\n", "")
 	f.Add("\ufeffx;\"y\"\n1;\"2\"\n", "y")
+	f.Add("\ufeff\"a\",\"b\"\r1,x\r\"2\r\",y\r", "b")
+	f.Add("a,b\r\n1,0x1p-2\r\n1_000,\"q\rz\"\r", "a")
 	f.Fuzz(func(t *testing.T, in, target string) {
 		for _, read := range []func() (int, int, error){
 			func() (int, int, error) {

@@ -19,7 +19,7 @@ func (t *Table[E]) IntTargets() (container.Slice[int], error) {
 	for i, s := range t.Y {
 		v, err := strconv.Atoi(s)
 		if err != nil {
-			return nil, format.Errorf(t.name, ErrValue, "line %d, column %d (%q): %s", t.lines[i], t.col, t.Target, cellError(s, "an integer target", err))
+			return nil, format.Errorf(t.name, ErrValue, "line %d, column %d (%s): %s", t.lines[i], t.col, quote(t.Target), cellError(s, "an integer target", err))
 		}
 		out[i] = v
 	}

@@ -34,18 +34,40 @@
 //	defer images.Close()
 //	labels, err := idx.Load[uint8]("train-labels-idx1-ubyte.gz", obsdim.First)
 //
+// A mapped array and its views keep the mapping alive, so views stay valid
+// after Close; a file truncated while mapped makes the array's methods panic
+// with an error wrapping [ErrFault] instead of crashing (see [Mapped]).
+//
 // The arrays are row-major with observations along the axis named with package
 // obsdim: obsdim.First makes each image one observation. A rank-1 label array
 // becomes a container of plain values with its Scalars method, ready to pair with
 // the images in package tuples.
 //
+// # Memory and limits
+//
+// A header is never trusted with memory. A plain file's size is checked against
+// its header before anything is allocated, and the array is allocated once. A
+// plain stream is allocated once when it can tell its size (an io.Seeker such as
+// a file or a bytes.Reader) and holds the data; otherwise its memory grows from 1
+// MiB as the data arrives.
+//
+// Decompressed data cannot be measured before it is decompressed, so a gzip
+// file's claim is checked twice before the array is allocated once, at the
+// claimed size and never more: against what the compressed bytes can hold at
+// deflate's highest ratio (1032:1; a 1 MB file claiming 8 GiB is refused as
+// truncated), and against a limit, [DefaultLimit] (1 GiB) unless [Options.Limit]
+// sets another: a claim over it returns an error wrapping [ErrTooLarge] naming the
+// claim and the limit. [LoadWith] and [ReadWith] take the options:
+//
+//	x, err := idx.LoadWith[uint8]("emnist-byclass-train-images-idx3-ubyte.gz", obsdim.First,
+//		idx.Options{Limit: 2 << 30})
+//
 // # Errors
 //
 // A file that is not valid IDX returns an error naming the file and the problem,
 // wrapping [ErrFormat]: a magic number without its leading zeros, an unknown
-// element type, rank 0, a shape that overflows, data shorter or longer than the
-// header says, a damaged gzip stream. The header is checked against the file size
-// before anything is allocated; for streams and gzip files memory grows with the
-// data actually read. A typed reader given the wrong element type returns an error
-// wrapping [ErrType] naming both. No input makes a reader panic.
+// element type, rank 0, a shape too large for any file, data shorter or longer
+// than the header says, a damaged gzip stream. A typed reader given the wrong
+// element type returns an error wrapping [ErrType] naming both; gzip data over
+// the limit, [ErrTooLarge]. No input makes a reader panic.
 package idx

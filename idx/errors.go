@@ -20,6 +20,16 @@ var (
 	// other than the file's, such as Load[float32] on a uint8 file. The message
 	// names both.
 	ErrType = errors.New("element type mismatch")
+	// ErrTooLarge is wrapped by the error of [Load] and [Read] (and LoadWith,
+	// ReadWith) for a gzip-compressed file or stream whose header claims more
+	// decompressed data than the limit ([DefaultLimit], or [Options.Limit]).
+	// The message names the claim and the limit. The file may well be valid:
+	// raise the limit to read it.
+	ErrTooLarge = errors.New("data over the size limit")
+	// ErrFault is wrapped by the value a read or write of a memory-mapped array
+	// panics with when the memory faults: the file was truncated after [Open]
+	// (or its storage failed), so the pages the array views no longer exist.
+	ErrFault = errors.New("memory-mapped file fault")
 )
 
 // format reports errors in this package's words.

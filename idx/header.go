@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
-	"math/bits"
 	"os"
 	"strings"
 
@@ -54,17 +52,14 @@ func (h Header) Magic() uint32 { return uint32(h.Type)<<8 | uint32(len(h.Shape))
 // GoType returns the name of the Go element type of h, such as "uint8".
 func (h Header) GoType() string { return kinds[h.Type].String() }
 
-// Len returns the number of elements, the product of Shape.
-func (h Header) Len() int {
-	n := 1
-	for _, d := range h.Shape {
-		n *= d
-	}
-	return n
-}
+// Len returns the number of elements, the product of Shape. It returns -1 when a
+// dimension is negative or the product overflows int, which no header returned
+// by the readers has.
+func (h Header) Len() int { return fileio.Len(h.Shape) }
 
-// DataSize returns the number of bytes of the data.
-func (h Header) DataSize() int64 { return int64(h.Len()) * int64(kinds[h.Type].Size) }
+// DataSize returns the number of bytes of the data. It returns -1 when that
+// overflows int64, which no header returned by the readers does.
+func (h Header) DataSize() int64 { return fileio.DataSize(h.Shape, kinds[h.Type].Size) }
 
 // String returns the magic number, the element type and the shape, as in
 // "0x00000803 uint8 [1797 8 8]".
@@ -89,7 +84,9 @@ func ReadHeader(r io.Reader) (Header, error) {
 
 // Stat returns the header of the IDX file at path without reading its data. For a
 // plain file it checks that the file holds exactly the data the header
-// describes; for a gzip-compressed one it reads only the start of the stream.
+// describes; for a gzip-compressed one it reads only the start of the stream,
+// and checks that the compressed size could hold the data the header claims
+// (deflate compresses at most 1032:1). It does not apply [Options.Limit].
 func Stat(path string) (Header, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -103,13 +100,16 @@ func Stat(path string) (Header, error) {
 	return h, err
 }
 
-// openFile reads the header of f. For a plain file it checks the size and returns
-// it; for a gzip file it returns a reader positioned at the data (size -1).
+// openFile reads the header of f and returns it with the file size and a reader
+// positioned at the data: decompressing for a gzip file, whose compressed size
+// has been checked against the claim (checkInflate); for a plain file, whose size
+// has been checked against the header.
 func openFile(f *os.File) (Header, int64, io.ReadCloser, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return Header{}, 0, nil, err
 	}
+	size := fi.Size()
 	br := bufio.NewReader(f)
 	if start, _ := br.Peek(2); isGzip(start) {
 		zr, err := gunzip(br, f.Name())
@@ -122,9 +122,12 @@ func openFile(f *os.File) (Header, int64, io.ReadCloser, error) {
 			return Header{}, 0, nil, format.HeaderError(f.Name(), err)
 		}
 		h.Gzip = true
-		return h, -1, zr, nil
+		if err := checkInflate(f.Name(), h, size); err != nil {
+			zr.Close()
+			return Header{}, 0, nil, err
+		}
+		return h, size, zr, nil
 	}
-	size := fi.Size()
 	h, err := readHeader(br, size)
 	if err != nil {
 		return Header{}, 0, nil, format.HeaderError(f.Name(), err)
@@ -134,6 +137,9 @@ func openFile(f *os.File) (Header, int64, io.ReadCloser, error) {
 	}
 	return h, size, io.NopCloser(br), nil
 }
+
+// maxOffset is the longest header: the magic number and 255 dimensions.
+const maxOffset = 4 + 4*255
 
 // readHeader reads a header from r; size is the file size or -1.
 func readHeader(r io.Reader, size int64) (Header, error) {
@@ -165,15 +171,14 @@ func readHeader(r io.Reader, size int64) (Header, error) {
 		return Header{}, err
 	}
 	h.Shape = make([]int, rank)
-	n := uint64(kinds[h.Type].Size)
 	for i := range h.Shape {
-		d := binary.BigEndian.Uint32(dims[4*i:])
-		h.Shape[i] = int(d)
-		hi, lo := bits.Mul64(n, uint64(max(d, 1)))
-		if hi != 0 || lo > math.MaxInt {
-			return Header{}, fileio.Formatf("shape %s overflows", dimsString(dims[:4*rank]))
-		}
-		n = lo
+		h.Shape[i] = int(binary.BigEndian.Uint32(dims[4*i:]))
+	}
+	// The data must fit in an int behind the longest header (255 dimensions),
+	// with zero dimensions counted as one so that every stride fits too: no file
+	// that large can exist.
+	if _, ok := fileio.Extent(h.Shape, kinds[h.Type].Size, maxOffset); !ok {
+		return Header{}, fileio.Formatf("shape %s of %s is too large: its data would take more than %d bytes", dimsString(dims[:4*rank]), h.GoType(), fileio.MaxSize-maxOffset)
 	}
 	return h, nil
 }

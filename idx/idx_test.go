@@ -5,8 +5,10 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,6 +20,7 @@ import (
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/internal/fileio"
 	"github.com/obskit/obskit/internal/filetest"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -224,7 +227,9 @@ func TestErrors(t *testing.T) {
 		{"short dims", file(Uint8, []uint32{3, 4}, nil)[:9], loadU8, ErrFormat, "2 dimensions need 12 header bytes, the file has 9"},
 		{"truncated data", file(Uint8, []uint32{3, 4}, make([]byte, 11)), loadU8, ErrFormat, "truncated: file has 23 bytes"},
 		{"trailing bytes", file(Uint8, []uint32{3}, make([]byte, 4)), loadU8, ErrFormat, "trailing bytes"},
-		{"overflow", file(Float64, []uint32{math.MaxUint32, math.MaxUint32, math.MaxUint32}, nil), loadU8, ErrFormat, "overflows"},
+		{"overflow", file(Float64, []uint32{math.MaxUint32, math.MaxUint32, math.MaxUint32}, nil), loadU8, ErrFormat, "shape [4294967295 4294967295 4294967295] of float64 is too large"},
+		// 7*7*73*127*337*92737*649657 = 2^63-1: the data fits an int, a header and the data do not.
+		{"too large with the header", file(Uint8, []uint32{7, 7, 73, 127, 337, 92737, 649657}, nil), loadU8, ErrFormat, "is too large: its data would take more than 9223372036854774783 bytes"},
 		{"wrong type", file(Uint8, []uint32{1}, []byte{7}), func(p string) error { _, err := Load[float32](p, obsdim.First); return err }, ErrType, "file holds uint8, not float32"},
 		{"wrong type mapped", file(Float32, []uint32{1}, make([]byte, 4)), openU8, ErrType, "file holds float32, not uint8"},
 		{"map big-endian", file(Int16, []uint32{1}, make([]byte, 2)), func(p string) error { _, err := Open[int16](p, obsdim.First); return err }, ErrUnsupported, "big-endian int16"},
@@ -248,17 +253,129 @@ func TestErrors(t *testing.T) {
 func loadU8(p string) error { _, err := Load[uint8](p, obsdim.First); return err }
 func openU8(p string) error { _, err := Open[uint8](p, obsdim.First); return err }
 
+// TestReadHugeClaim checks that a plain stream whose header claims far more data
+// than it holds fails having allocated at most 1 MiB, seekable or not.
 func TestReadHugeClaim(t *testing.T) {
 	b := file(Float64, []uint32{1 << 20, 1 << 20}, make([]byte, 100))
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := Read[float64](bytes.NewReader(b), obsdim.First)
-	runtime.ReadMemStats(&after)
-	if !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
-		t.Fatalf("Read error = %v, want ErrFormat and io.ErrUnexpectedEOF", err)
+	for name, r := range map[string]func() io.Reader{
+		"seekable":     func() io.Reader { return bytes.NewReader(b) },
+		"not seekable": func() io.Reader { return filetest.OnlyReader{R: bytes.NewReader(b)} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var err error
+			grew := filetest.Allocated(func() { _, err = Read[float64](r(), obsdim.First) })
+			if !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("Read error = %v, want ErrFormat and io.ErrUnexpectedEOF", err)
+			}
+			if grew > 1<<20+64<<10 {
+				t.Errorf("Read of a stream claiming 8 TiB allocated %d KiB, want at most 1 MiB", grew>>10)
+			}
+		})
 	}
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
-		t.Errorf("Read of a stream claiming 8 TiB allocated %d MB", grew>>20)
+}
+
+// gzFile returns a gzip stream of an IDX uint8 file with the given shape, whose
+// data is zeros bytes of zeros (gzip compresses them about 1000:1) followed by
+// random bytes (which it cannot compress, to make the file as large as a real
+// one holding the data would be). The stream is built on the fly: the test
+// files never exist uncompressed.
+func gzFile(t testing.TB, shape []uint32, zeros, random int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(file(Uint8, shape, nil))
+	zero := make([]byte, 1<<20)
+	for n := zeros; n > 0; n -= len(zero) {
+		w.Write(zero[:min(n, len(zero))])
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	noise := make([]byte, random)
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	w.Write(noise)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestGzipBomb checks the decompressed size a gzip header claims before anything
+// is allocated: against what a compressed file of that size can hold at all
+// (deflate compresses at most 1032:1) and against Options.Limit. Data within both
+// is read into one slice of the claimed size, never more.
+func TestGzipBomb(t *testing.T) {
+	const (
+		KiB = 1 << 10
+		MiB = 1 << 20
+		GiB = 1 << 30
+	)
+	overLimit := gzFile(t, []uint32{2, 32768, 32768}, 0, 2*MiB+100*KiB) // claims 2 GiB, 2.1 MB of gzip
+	overBound := gzFile(t, []uint32{2, 65536, 65536}, 16*MiB, 0)        // claims 8 GiB, holds 16 MiB in 16 KB
+	real32 := gzFile(t, []uint32{32, 1024, 1024}, 32*MiB, 0)            // 32 MiB of data, all there
+	lying := gzFile(t, []uint32{64, 1024, 1024}, 8*MiB, 100*KiB)        // claims 64 MiB, holds 8.1 MiB in 110 KB
+
+	type source struct {
+		name string
+		read func(b []byte, opts Options) error
+	}
+	load := source{"LoadWith", func(b []byte, opts Options) error {
+		path := writeTemp(t, "x.gz", b)
+		_, err := LoadWith[uint8](path, obsdim.First, opts)
+		return err
+	}}
+	seekable := source{"ReadWith seekable", func(b []byte, opts Options) error {
+		_, err := ReadWith[uint8](bytes.NewReader(b), obsdim.First, opts)
+		return err
+	}}
+	stream := source{"ReadWith stream", func(b []byte, opts Options) error {
+		_, err := ReadWith[uint8](filetest.OnlyReader{R: bytes.NewReader(b)}, obsdim.First, opts)
+		return err
+	}}
+	tests := []struct {
+		name    string
+		file    []byte
+		opts    Options
+		sources []source
+		target  error
+		want    string
+		most    uint64 // bytes allocated, at most
+	}{
+		{"claim over the default limit", overLimit, Options{}, []source{load, seekable, stream}, ErrTooLarge,
+			"header 0x00000803 uint8 [2 32768 32768] (gzip) claims 2147483648 bytes of data, over the limit of 1073741824 bytes (Options.Limit;", MiB},
+		{"claim over a raised limit", real32, Options{Limit: 16 * MiB}, []source{load, seekable, stream}, ErrTooLarge,
+			"claims 33554432 bytes of data, over the limit of 16777216 bytes", MiB},
+		{"claim more than the file can hold", overBound, Options{Limit: 16 * GiB}, []source{load, seekable}, ErrFormat,
+			"bytes of data, more than a 16", MiB},
+		{"claim more than the stream holds, within the limit", lying, Options{}, []source{load, seekable, stream}, io.ErrUnexpectedEOF,
+			"truncated: 8491008 of the 67108864 elements", 64*MiB + 3*MiB},
+		{"real data", real32, Options{}, []source{load, seekable, stream}, nil, "", 32*MiB + 3*MiB},
+	}
+	for _, tc := range tests {
+		for _, src := range tc.sources {
+			t.Run(tc.name+"/"+src.name, func(t *testing.T) {
+				var err error
+				grew := filetest.Allocated(func() { err = src.read(tc.file, tc.opts) })
+				switch {
+				case tc.target == nil && err != nil:
+					t.Fatal(err)
+				case tc.target != nil && (!errors.Is(err, tc.target) || !strings.Contains(err.Error(), tc.want)):
+					t.Fatalf("error = %v, want %v containing %q", err, tc.target, tc.want)
+				}
+				if grew > tc.most {
+					t.Errorf("allocated %d KiB, want at most %d KiB", grew>>10, tc.most>>10)
+				}
+			})
+		}
+	}
+	if _, err := Read[uint8](bytes.NewReader(overLimit), obsdim.First); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Read applies no limit: %v", err)
+	}
+	if _, err := Load[uint8](writeTemp(t, "x.gz", overLimit), obsdim.First); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Load applies no limit: %v", err)
+	}
+	if _, err := Stat(writeTemp(t, "x.gz", overBound)); !errors.Is(err, ErrFormat) {
+		t.Errorf("Stat of a gzip file that cannot hold its data: %v, want ErrFormat", err)
 	}
 }
 
@@ -285,6 +402,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(file(Float32, []uint32{2, 1}, make([]byte, 8)))
 	f.Add(file(Int16, []uint32{0, 5}, nil))
 	f.Add(gz(file(Uint8, []uint32{3}, []byte{1, 2, 3})))
+	f.Add(gz(file(Uint8, []uint32{2, 65536, 65536}, make([]byte, 1000))))
+	f.Add(gz(file(Uint8, []uint32{1 << 31, 1 << 31, 2}, nil)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, herr := ReadHeader(bytes.NewReader(b))
 		if herr != nil && !errors.Is(herr, ErrFormat) {
@@ -292,7 +411,7 @@ func FuzzRead(f *testing.F) {
 		}
 		check := func(a interface{ Len() int }, err error) {
 			if err != nil {
-				if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrType) && !errors.Is(err, arraycontainer.ErrShape) {
+				if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrType) && !errors.Is(err, ErrTooLarge) && !errors.Is(err, arraycontainer.ErrShape) {
 					t.Fatalf("error %v wraps none of the sentinels", err)
 				}
 				return
@@ -305,4 +424,48 @@ func FuzzRead(f *testing.F) {
 		check(Read[float32](bytes.NewReader(b), obsdim.First))
 		check(Read[int16](bytes.NewReader(b), obsdim.Last))
 	})
+}
+
+// TestMappedAfterCloseAndTruncation checks idx's mapped arrays as npy's tests do:
+// a view read after Close sees the file's values, and once the file shrinks,
+// reading a page it lost panics with an error wrapping ErrFault that names the
+// file, and the program goes on.
+func TestMappedAfterCloseAndTruncation(t *testing.T) {
+	data := make([]byte, 16*4096) // 16 images of 64x64, one page each
+	for i := range data {
+		data[i] = byte(i / 4096)
+	}
+	path := writeTemp(t, "pages-idx3-ubyte", file(Uint8, []uint32{16, 64, 64}, data))
+	want, err := Load[uint8](path, obsdim.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Open[uint8](path, obsdim.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := m.Slice(10, 16)
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.GC()
+	if !view.Equal(want.Slice(10, 16)) {
+		t.Fatal("a view read after Close differs from the file")
+	}
+	if !mmap.Mapping {
+		return // files are read into memory on this platform: nothing faults
+	}
+	if err := os.Truncate(path, 4096); err != nil {
+		t.Fatal(err)
+	}
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		view.GetObsInto(nil, []int{5})
+	}()
+	err, _ = got.(error)
+	if !errors.Is(err, ErrFault) || !strings.Contains(fmt.Sprint(err), path) {
+		t.Errorf("GetObsInto of a page the file lost panicked with %v, want an error wrapping ErrFault naming %s", got, path)
+	}
 }

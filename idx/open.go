@@ -1,11 +1,11 @@
 package idx
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -14,22 +14,27 @@ import (
 // [Mapped.Close]. Pages are read when observations are first touched. The
 // mapping is copy-on-write: writes through the array never reach the file.
 //
-// The array, its views and slices from Data are the mapped memory and must not be
-// used after Close: doing so crashes the program. Batches from GetObsInto and
-// observations from GetObs are copies and stay valid.
+// The array and its views share the mapping and each keeps it mapped: the file is
+// unmapped once none of them is reachable, so views stay valid after Close.
+// Batches from GetObsInto, observations from GetObs and Clone copies are Go
+// memory; a slice from Data does not keep the mapping (see
+// arraycontainer.Array.Data). If the file shrinks while mapped, the array's
+// methods panic with an error wrapping [ErrFault] naming the file and the offset
+// instead of the program dying of SIGBUS; reads through Data are not guarded.
 type Mapped[E arraycontainer.Number] struct {
 	*arraycontainer.Array[E]
 	// Header is the header of the file.
 	Header Header
-	m      *fileio.Mapping
 }
 
-// Close unmaps the file. The array and its views must not be used afterwards.
-// Calling Close again does nothing and returns nil.
+// Close drops the Mapped's own hold on the mapping: it sets m.Array to nil, and
+// the mapping is released once the arrays taken from m (m.Array, views) are
+// unreachable, by a cleanup after a garbage collection (the next one if there
+// are none). Arrays taken before Close stay valid; the methods of m itself must
+// not be called after Close. Close must not run concurrently with other uses of
+// m. It returns nil; calling it again does nothing.
 func (m *Mapped[E]) Close() error {
-	if err := m.m.Close(); err != nil {
-		return fmt.Errorf("idx: closing a mapped array: %w", err)
-	}
+	m.Array = nil
 	return nil
 }
 
@@ -38,19 +43,20 @@ func (m *Mapped[E]) Close() error {
 // little-endian machine, since IDX stores numbers big-endian: MNIST images and
 // labels (uint8) map; for other element types, and for gzip-compressed files,
 // Open returns an error wrapping [ErrUnsupported] that points to [Load]. On
-// platforms without mmap support the file is read into memory. Call
-// [Mapped.Close] when done. Other errors are those of Load.
+// platforms without mmap support the file is read into memory. The file must not
+// be truncated or rewritten while mapped (see [Mapped]). Call [Mapped.Close]
+// when done. Other errors are those of Load.
 func Open[E arraycontainer.Number](path string, dim obsdim.Dim) (*Mapped[E], error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	h, size, r, err := openFile(f)
+	h, size, rc, err := openFile(f)
 	if err != nil {
 		return nil, err
 	}
-	r.Close()
+	rc.Close()
 	name := f.Name()
 	if err := checkType[E](name, h); err != nil {
 		return nil, err
@@ -61,14 +67,15 @@ func Open[E arraycontainer.Number](path string, dim obsdim.Dim) (*Mapped[E], err
 	if kinds[h.Type].Size > 1 && fileio.LittleEndian {
 		return nil, format.Errorf(name, ErrUnsupported, "big-endian %s data cannot be mapped on this little-endian machine (a mapping is the file's bytes and cannot be converted in place); use Load, which converts", h.GoType())
 	}
-	m, data, err := fileio.MapElems[E](format, ErrUnsupported, f, size, h.DataOffset, h.Len())
+	r, data, err := fileio.MapElems[E](format, ErrUnsupported, ErrFault, f, size, h.DataOffset, h.Len())
 	if err != nil {
 		return nil, err
 	}
 	a, err := newArray(name, data, h, dim)
 	if err != nil {
-		m.Close()
+		r.Release()
 		return nil, err
 	}
-	return &Mapped[E]{Array: a, Header: h, m: m}, nil
+	mmap.Attach(a, r)
+	return &Mapped[E]{Array: a, Header: h}, nil
 }

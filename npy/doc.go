@@ -15,6 +15,15 @@
 //	defer x.Close()
 //	batch = x.GetObsInto(batch, idx)
 //
+// The mapping lives as long as an array that shares it: the Mapped array and
+// every view of it keep it mapped, so a view taken before Close stays valid after
+// it, and the file is unmapped by the garbage collector once none of them is
+// reachable. Close only drops the Mapped's own hold. Batches and observations
+// are copies and never hold the file. The file must not be truncated or
+// rewritten while mapped: reading a page it lost makes the array's methods panic
+// with an error wrapping [ErrFault] that names the file (the program would
+// otherwise die of SIGBUS); see [Mapped].
+//
 // [Load] reads a file into memory, and [Read] reads one array from any
 // io.Reader. All three return an [*arraycontainer.Array] (Mapped embeds one), a
 // container whose observations lie along the axis the caller names with package
@@ -62,9 +71,16 @@
 //
 // Malformed files return an error that names the file and the problem, wrapping
 // [ErrFormat]: a bad magic string or version, a header that does not parse (the
-// dict is parsed, never evaluated), keys missing or unknown, a negative or
-// overflowing shape, a file shorter or longer than its header says. The header is
-// checked against the file size before anything is allocated, and [Read] grows
-// its memory with the data actually read, so a corrupt header cannot make a reader
-// allocate what it claims. No input makes a reader panic.
+// dict is parsed, never evaluated), keys missing or unknown, a negative shape, a
+// shape too large for any file (its data would take more than 2^63-1 bytes; the
+// arithmetic is overflow-safe), a file shorter or longer than its header says. A
+// valid file of a dtype the kit does not read is refused for its dtype
+// ([ErrUnsupported]) before its size is checked; the size check knows NumPy's
+// item sizes (4 bytes per character for '<U10', 8 for datetimes).
+//
+// A corrupt header cannot make a reader allocate what it claims: [Load] and
+// [Open] check the header against the file size before allocating or mapping,
+// and [Read] allocates at most 1 MiB before the stream shows it holds the data
+// (it checks the size of a seekable stream first, and otherwise grows its memory
+// with the data actually read). No input makes a reader panic.
 package npy

@@ -1,7 +1,9 @@
 package npy
 
 import (
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/obskit/obskit/internal/fileio"
 )
@@ -22,27 +24,45 @@ type Dtype struct {
 	// ('c' complex, 'U' unicode...) for dtypes the readers refuse; 'V' for a
 	// structured dtype.
 	Kind byte
-	// Size is the number of bytes of one element.
+	// Size is the number of bytes of one element (NumPy's itemsize: 40 for
+	// "<U10", whose characters take 4 bytes each), or 0 when the descr does not
+	// say (a structured dtype, Python objects).
 	Size int
 	// BigEndian reports whether elements are stored most significant byte first
 	// ('>' in Descr).
 	BigEndian bool
 }
 
-// parseDescr parses a simple descr such as "<f4" as far as it goes. It never fails:
-// a descr it cannot read ('<M8[ns]', '=f4') keeps Size 0 or an unknown byte order
-// and is refused by [Dtype.supported] with the descr named in the error.
-func parseDescr(s string) Dtype {
-	d := Dtype{Descr: s}
+// parseDescr parses a simple descr such as "<f4" as far as it goes: the byte
+// order, the kind and the size of one element, which is the number in the descr
+// except for unicode strings ('<U10': 4 bytes a character, 40 bytes) and
+// datetimes ('<M8[ns]': 8 bytes). It never fails: a descr it cannot read ('|O',
+// '=f4') keeps Size 0 or an unknown byte order and is refused by
+// [Dtype.supported] with the descr named in the error. tooLarge reports a
+// unicode size whose byte count overflows int.
+func parseDescr(s string) (d Dtype, tooLarge bool) {
+	d = Dtype{Descr: s}
 	if len(s) < 2 {
-		return d
+		return d, false
 	}
 	d.Kind = s[1]
 	d.BigEndian = s[0] == '>'
-	if n, err := strconv.Atoi(s[2:]); err == nil && n > 0 {
-		d.Size = n
+	num := s[2:]
+	if d.Kind == 'M' || d.Kind == 'm' {
+		num, _, _ = strings.Cut(num, "[") // the unit: '<M8[ns]', '<m8[D]'
 	}
-	return d
+	n, err := strconv.Atoi(num)
+	if err != nil || n <= 0 {
+		return d, false
+	}
+	if d.Kind == 'U' {
+		if n > math.MaxInt/4 {
+			return d, true
+		}
+		n *= 4
+	}
+	d.Size = n
+	return d, false
 }
 
 // supported reports whether the readers can load elements of d: a known byte order

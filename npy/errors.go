@@ -21,6 +21,10 @@ var (
 	// type other than the file's, such as Open[float64] on a float32 file. The
 	// message names both.
 	ErrType = errors.New("element type mismatch")
+	// ErrFault is wrapped by the value a read or write of a memory-mapped array
+	// panics with when the memory faults: the file was truncated after [Open]
+	// (or its storage failed), so the pages the array views no longer exist.
+	ErrFault = errors.New("memory-mapped file fault")
 )
 
 // format reports errors in this package's words.

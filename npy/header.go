@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -40,16 +39,14 @@ type Header struct {
 }
 
 // Len returns the number of elements: the product of Shape, 1 for a 0-d array.
-func (h Header) Len() int {
-	n := 1
-	for _, d := range h.Shape {
-		n *= d
-	}
-	return n
-}
+// It returns -1 when a dimension is negative or the product overflows int, which
+// no header returned by the readers has.
+func (h Header) Len() int { return fileio.Len(h.Shape) }
 
-// DataSize returns the number of bytes of the data, Len() * Dtype.Size.
-func (h Header) DataSize() int64 { return int64(h.Len()) * int64(h.Dtype.Size) }
+// DataSize returns the number of bytes of the data, Len() * Dtype.Size. It
+// returns -1 when that overflows int64, which no header returned by the readers
+// does.
+func (h Header) DataSize() int64 { return fileio.DataSize(h.Shape, h.Dtype.Size) }
 
 // String returns the header in NumPy's notation, such as
 // "{'descr': '<f4', 'fortran_order': False, 'shape': (7, 5), }".
@@ -102,13 +99,18 @@ func Stat(path string) (Header, error) {
 		return Header{}, err
 	}
 	defer f.Close()
-	h, _, err := statFile(f)
-	return h, err
+	h, size, err := fileHeader(f)
+	if err != nil {
+		return Header{}, err
+	}
+	if err := checkFileSize(f.Name(), h, size); err != nil {
+		return Header{}, err
+	}
+	return h, nil
 }
 
-// statFile reads and checks the header of an open file and returns it with the
-// file size.
-func statFile(f *os.File) (Header, int64, error) {
+// fileHeader reads the header of an open file and returns it with the file size.
+func fileHeader(f *os.File) (Header, int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return Header{}, 0, err
@@ -118,14 +120,18 @@ func statFile(f *os.File) (Header, int64, error) {
 	if err != nil {
 		return Header{}, 0, format.HeaderError(f.Name(), err)
 	}
-	// A dtype of unknown size (structured, datetime) cannot be checked; the
-	// readers refuse it anyway.
-	if h.Dtype.Size > 0 {
-		if err := format.SizeError(f.Name(), size, h.DataOffset, h.DataSize(), h); err != nil {
-			return Header{}, 0, err
-		}
-	}
 	return h, size, nil
+}
+
+// checkFileSize checks that a file of size bytes holds exactly the header and the
+// data h describes. A dtype whose element size the descr does not give
+// (structured, Python objects) cannot be checked; the readers refuse it before
+// they get here.
+func checkFileSize(name string, h Header, size int64) error {
+	if h.Dtype.Size == 0 {
+		return nil
+	}
+	return format.SizeError(name, size, h.DataOffset, h.DataSize(), h)
 }
 
 func sizeName(size int64) string {
@@ -193,6 +199,7 @@ func (h *Header) parseDict(buf []byte) error {
 		return fileio.Formatf("header %q: %v", trim(string(buf)), err)
 	}
 	seen := map[string]bool{}
+	tooLarge := false
 	for i := 0; i < len(dict.items); i += 2 {
 		key, val := dict.items[i].str, dict.items[i+1]
 		if seen[key] {
@@ -203,7 +210,7 @@ func (h *Header) parseDict(buf []byte) error {
 		case "descr":
 			switch val.kind {
 			case pyStr:
-				h.Dtype = parseDescr(val.str)
+				h.Dtype, tooLarge = parseDescr(val.str)
 			case pyList:
 				h.Dtype = Dtype{Descr: val.raw, Kind: 'V'}
 			default:
@@ -227,7 +234,7 @@ func (h *Header) parseDict(buf []byte) error {
 			return fileio.Formatf("header has no %q key", k)
 		}
 	}
-	return h.checkSize()
+	return h.checkSize(tooLarge)
 }
 
 func (h *Header) parseShape(val pyValue) error {
@@ -244,16 +251,21 @@ func (h *Header) parseShape(val pyValue) error {
 	return nil
 }
 
-// checkSize checks that the product of the dimensions (zeros counted as ones, so
-// that strides cannot overflow either) times the element size fits an int.
-func (h *Header) checkSize() error {
-	n := uint64(max(h.Dtype.Size, 1))
-	for _, d := range h.Shape {
-		hi, lo := bits.Mul64(n, uint64(max(d, 1)))
-		if hi != 0 || lo > math.MaxInt {
-			return fileio.Formatf("shape %s of %s overflows", shapeString(h.Shape), h.Dtype)
-		}
-		n = lo
+// maxOffset is the longest header a reader accepts: magic, version, a 4-byte
+// length and headerLimit bytes of dict.
+const maxOffset = 12 + headerLimit
+
+// checkSize checks that the data h describes fits in [fileio.MaxSize] bytes
+// behind the longest header a reader accepts: the product of the dimensions
+// (zeros counted as ones, so that strides cannot overflow either) times the
+// element size (see [fileio.Extent]). Bounding the data by the longest header
+// rather than h's own keeps the check independent of the header's padding: a
+// header the readers accept stays accepted when written again. tooLarge reports
+// an element size that already overflows. Such a header describes no file that
+// can exist, so it is malformed.
+func (h *Header) checkSize(tooLarge bool) error {
+	if _, ok := fileio.Extent(h.Shape, h.Dtype.Size, maxOffset); !ok || tooLarge {
+		return fileio.Formatf("shape %s of %s is too large: its data would take more than %d bytes", shapeString(h.Shape), h.Dtype, fileio.MaxSize-maxOffset)
 	}
 	return nil
 }

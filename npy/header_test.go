@@ -97,10 +97,23 @@ func TestStatUnsupported(t *testing.T) {
 	}{
 		{"unsupported_complex128.npy", "<c16", 'c'},
 		{"unsupported_structured.npy", "[('a', '<i4'), ('b', '<f8')]", 'V'},
+		{"unicode.npy", "<U10", 'U'},
+		{"bytes.npy", "|S5", 'S'},
+		{"datetime.npy", "<M8[ns]", 'M'},
+	}
+	dir := t.TempDir()
+	for name, file := range unsupportedFiles() {
+		if err := os.WriteFile(filepath.Join(dir, name), file, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			h, err := Stat(filepath.Join("testdata", tc.file))
+			path := filepath.Join("testdata", tc.file)
+			if _, err := os.Stat(path); err != nil {
+				path = filepath.Join(dir, tc.file)
+			}
+			h, err := Stat(path)
 			if err != nil {
 				t.Fatalf("Stat: %v (an unsupported dtype must still be inspectable)", err)
 			}
@@ -151,8 +164,13 @@ func TestReadHeaderMalformed(t *testing.T) {
 		{"parenthesized int", rawFile(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3)}", 0), "trailing comma"},
 		{"fortran not bool", rawFile(1, "{'descr': '<f4', 'fortran_order': 0, 'shape': ()}", 0), "want True or False"},
 		{"descr an int", rawFile(1, "{'descr': 4, 'fortran_order': False, 'shape': ()}", 0), "want a string or a list"},
-		{"overflow", rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", 0), "overflows"},
-		{"overflow hidden by a zero", rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4294967296, 4294967296)}", 0), "overflows"},
+		{"overflow", rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296)}", 0), "is too large"},
+		{"overflow hidden by a zero", rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4294967296, 4294967296)}", 0), "is too large"},
+		{"2^60 float64", rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846976,)}", 0),
+			"shape (1152921504606846976,) of <f8 is too large: its data would take more than 9223372036853727219 bytes"},
+		{"2^60-1 float64: data fits an int, header and data do not", rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846975,)}", 0),
+			"shape (1152921504606846975,) of <f8 is too large: its data would take more than 9223372036853727219 bytes"},
+		{"huge unicode itemsize", rawFile(1, "{'descr': '<U2305843009213693952', 'fortran_order': False, 'shape': (1,)}", 0), "is too large"},
 		{"int too large", rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,)}", 0), "out of range"},
 		{"NUL byte", rawFile(1, "{'descr': '<f4',\x00 'fortran_order': False, 'shape': ()}", 0), "NUL"},
 		{"deep nesting", rawFile(1, "{'descr': "+strings.Repeat("[", 100)+"}", 0), "nested deeper"},
@@ -183,7 +201,13 @@ func TestReadHeaderAccepts(t *testing.T) {
 		{"0-d", "{'descr': '<f8', 'fortran_order': False, 'shape': (), }",
 			Header{Dtype: Dtype{Descr: "<f8", Kind: 'f', Size: 8}, Shape: []int{}}},
 		{"datetime is parsed, refused later", "{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (1,), }",
-			Header{Dtype: Dtype{Descr: "<M8[ns]", Kind: 'M'}, Shape: []int{1}}},
+			Header{Dtype: Dtype{Descr: "<M8[ns]", Kind: 'M', Size: 8}, Shape: []int{1}}},
+		{"unicode: 4 bytes a character", "{'descr': '>U10', 'fortran_order': False, 'shape': (3,), }",
+			Header{Dtype: Dtype{Descr: ">U10", Kind: 'U', Size: 40, BigEndian: true}, Shape: []int{3}}},
+		{"bytes", "{'descr': '|S5', 'fortran_order': False, 'shape': (3,), }",
+			Header{Dtype: Dtype{Descr: "|S5", Kind: 'S', Size: 5}, Shape: []int{3}}},
+		{"object: size unknown", "{'descr': '|O', 'fortran_order': False, 'shape': (3,), }",
+			Header{Dtype: Dtype{Descr: "|O", Kind: 'O'}, Shape: []int{3}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -278,6 +302,11 @@ func FuzzReadHeader(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(rawFile(2, "{'descr': [('a', '<i4')], 'fortran_order': True, 'shape': (0, 3L,), }", 0))
+	for _, b := range unsupportedFiles() {
+		f.Add(b)
+	}
+	f.Add(rawFile(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846975,)}", 8))
+	f.Add(rawFile(1, "{'descr': '<U4611686018427387904', 'fortran_order': False, 'shape': (2,)}", 8))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, err := ReadHeader(bytes.NewReader(b))
 		if err != nil {

@@ -1,11 +1,11 @@
 package npy
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -18,31 +18,46 @@ import (
 // The mapping is copy-on-write: writes through the array (Set, Data) change
 // private copies of the touched pages, never the file.
 //
-// The array, every view of it (Slice, Range, Transpose...) and every slice from
-// Data are the mapped memory: they must not be used after Close. Doing so is not a
-// Go panic but a fault that crashes the program. Batches from GetObsInto and
-// observations from GetObs are copies and stay valid.
+// The array and every view of it (Slice, SliceInto, Range, Transpose, WithDim...)
+// share the mapping, and each keeps it mapped: the file is unmapped only when
+// none of them is reachable any more, by a cleanup after a garbage collection.
+// So a view stays valid after [Mapped.Close], and no use of an array can touch
+// unmapped memory. Batches from GetObsInto, observations from GetObs and copies
+// from Clone are Go memory and do not keep the mapping. A slice from Data does
+// not keep it either: keep an array alive while using one (see
+// arraycontainer.Array.Data).
+//
+// If the file shrinks while it is mapped, its lost pages cannot be read: the
+// array's methods (GetObs, GetObsInto, Clone, At, Set, Fill, Equal, String...)
+// then panic with an error wrapping [ErrFault] that names the file and the
+// offset, and [Write] returns one, where the program would otherwise die of
+// SIGBUS. Reads through Data are not guarded and still crash. Do not change a
+// file while it is mapped.
 type Mapped[E arraycontainer.Number] struct {
 	*arraycontainer.Array[E]
 	// Header is the header of the file.
 	Header Header
-	m      *fileio.Mapping
 }
 
-// Close unmaps the file. The array and its views must not be used afterwards.
-// Calling Close again does nothing and returns nil.
+// Close drops the Mapped's own hold on the mapping: it sets m.Array to nil, so
+// that the mapping is released once the arrays taken from m (m.Array itself,
+// views) are unreachable, by a cleanup after a garbage collection (the next one
+// if there are none). Arrays taken before Close stay valid; the methods of m
+// itself must not be called after Close (m.Array is nil). Close must not run
+// concurrently with other uses of m. It returns nil, and calling it again does
+// nothing.
 func (m *Mapped[E]) Close() error {
-	if err := m.m.Close(); err != nil {
-		return fmt.Errorf("npy: closing a mapped array: %w", err)
-	}
+	m.Array = nil
 	return nil
 }
 
 // Open memory-maps the .npy file at path as an array with observations along dim.
 // It reads the header only: opening costs the same for any file size, and the data
 // is read on demand as observations are touched. Fortran order becomes strides.
-// The file may be changed or removed after Open without affecting pages already
-// read; changing it while mapped is not supported. Call [Mapped.Close] when done.
+// The file may be removed or renamed after Open; it must not be truncated or
+// rewritten while mapped (reads of lost pages panic with [ErrFault], see
+// [Mapped]). Call [Mapped.Close] when done: the mapping lives until neither the
+// Mapped nor any array viewing it is reachable.
 //
 // Mapping needs the data in the machine's byte order and aligned for E (NumPy
 // aligns it to 64 bytes): otherwise Open returns an error wrapping
@@ -56,12 +71,15 @@ func Open[E arraycontainer.Number](path string, dim obsdim.Dim) (*Mapped[E], err
 		return nil, err
 	}
 	defer f.Close()
-	h, size, err := statFile(f)
+	h, size, err := fileHeader(f)
 	if err != nil {
 		return nil, err
 	}
 	name := f.Name()
 	if err := checkType[E](name, h); err != nil {
+		return nil, err
+	}
+	if err := checkFileSize(name, h, size); err != nil {
 		return nil, err
 	}
 	if h.Dtype.swapped() {
@@ -71,14 +89,15 @@ func Open[E arraycontainer.Number](path string, dim obsdim.Dim) (*Mapped[E], err
 		}
 		return nil, format.Errorf(name, ErrUnsupported, "%s data cannot be memory-mapped on this %s-endian machine (a mapping is the file's bytes and cannot be converted in place); use Load, which converts", h.Dtype, order)
 	}
-	m, data, err := fileio.MapElems[E](format, ErrUnsupported, f, size, h.DataOffset, h.Len())
+	r, data, err := fileio.MapElems[E](format, ErrUnsupported, ErrFault, f, size, h.DataOffset, h.Len())
 	if err != nil {
 		return nil, err
 	}
 	a, err := newArray(name, data, h, dim)
 	if err != nil {
-		m.Close()
+		r.Release()
 		return nil, err
 	}
-	return &Mapped[E]{Array: a, Header: h, m: m}, nil
+	mmap.Attach(a, r)
+	return &Mapped[E]{Array: a, Header: h}, nil
 }

@@ -25,18 +25,27 @@ func Load[E arraycontainer.Number](path string, dim obsdim.Dim) (*arraycontainer
 		return nil, err
 	}
 	defer f.Close()
-	h, _, err := statFile(f)
+	h, size, err := fileHeader(f)
 	if err != nil {
 		return nil, err
 	}
-	return readData[E](f, f.Name(), h, true, dim)
+	if err := checkType[E](f.Name(), h); err != nil {
+		return nil, err
+	}
+	if err := checkFileSize(f.Name(), h, size); err != nil {
+		return nil, err
+	}
+	return readData[E](f, f.Name(), h, h.DataSize(), dim)
 }
 
 // Read reads one .npy array from r into memory, as [Load] does, and leaves r just
 // after its data, so several arrays written one after another to one stream are
-// read by calling Read again. Since the size of a stream is not known in advance,
-// memory grows with the data actually read: a header that claims more data than
-// the stream holds costs at most a few megabytes before the error. Errors are
+// read by calling Read again. A header is not trusted with memory before the
+// stream shows it holds the data: when r is an io.Seeker that can tell its size
+// (a file, a bytes.Reader) the data is allocated once if the rest of r holds it;
+// otherwise memory grows with the data actually read, from 1 MiB. A header that
+// claims more data than the stream holds costs at most 1 MiB before the error,
+// and a short seekable stream no more than its size. Errors are
 // those of Load, naming r.Name() when r has that method (an *os.File) and
 // "stream" otherwise; a stream that ends early gives an error wrapping both
 // [ErrFormat] and [io.ErrUnexpectedEOF].
@@ -46,15 +55,16 @@ func Read[E arraycontainer.Number](r io.Reader, dim obsdim.Dim) (*arraycontainer
 	if err != nil {
 		return nil, format.HeaderError(name, err)
 	}
-	return readData[E](r, name, h, false, dim)
-}
-
-// readData reads the data h describes from r, which is at its first byte.
-func readData[E arraycontainer.Number](r io.Reader, name string, h Header, trusted bool, dim obsdim.Dim) (*arraycontainer.Array[E], error) {
 	if err := checkType[E](name, h); err != nil {
 		return nil, err
 	}
-	data, got, err := fileio.ReadSwapped[E](r, h.Len(), trusted, h.Dtype.swapped())
+	return readData[E](r, name, h, fileio.Remaining(r), dim)
+}
+
+// readData reads the data h describes from r, which is at its first byte and is
+// known to hold avail more bytes (or [fileio.Unknown]); h's dtype is E.
+func readData[E arraycontainer.Number](r io.Reader, name string, h Header, avail int64, dim obsdim.Dim) (*arraycontainer.Array[E], error) {
+	data, got, err := fileio.ReadSwapped[E](r, h.Len(), avail, h.Dtype.swapped())
 	if err != nil {
 		return nil, format.DataError(name, err, got, h.Len(), h)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -64,8 +65,15 @@ func writeHeader(w io.Writer, h Header) error {
 // an array read from a Fortran-ordered file) with fortran_order True, and any
 // other layout (a transposed or strided view) in row-major order, gathered a few
 // megabytes at a time. The observation axis is not stored: .npy files have none.
-// Write returns the first error of w.
-func Write[E arraycontainer.Number](w io.Writer, a *arraycontainer.Array[E]) error {
+// Write returns the first error of w, and for an array over a memory-mapped file
+// whose pages are gone (the file was truncated after [Open]) an error wrapping
+// [ErrFault].
+func Write[E arraycontainer.Number](w io.Writer, a *arraycontainer.Array[E]) (err error) {
+	if r := mmap.Of(a); r != nil {
+		// w reads the mapped bytes; a fault in them, here or in an inner
+		// guard of GetObsInto, becomes the returned error.
+		defer r.RecoverError(r.Guard(), &err)
+	}
 	h := Header{Dtype: dtypeOf(fileio.KindOf[E]()), Shape: a.Shape()}
 	var contiguous *arraycontainer.Array[E]
 	switch {

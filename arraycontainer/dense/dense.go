@@ -48,6 +48,12 @@ func ToArray(m *mat.Dense, dim obsdim.Dim) (*arraycontainer.Array[float64], erro
 // followed by mat.Dense.T may avoid the copy). It returns an error wrapping
 // [arraycontainer.ErrShape] when a is not 2-d or has no elements (gonum has no
 // empty matrices).
+//
+// For an array over a memory-mapped file (npy.Open, idx.Open) the matrix views
+// the mapping but, being gonum's, does not keep it mapped: keep a (or a view of
+// it) reachable while the matrix is used, or pass a.Clone(). gonum's reads of
+// the matrix are not guarded against a file truncated after it was mapped (see
+// arraycontainer.Array.Data).
 func FromArray(a *arraycontainer.Array[float64]) (*mat.Dense, error) {
 	if a == nil || a.Rank() != 2 {
 		rank := -1

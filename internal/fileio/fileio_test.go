@@ -9,10 +9,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"testing/iotest"
 
 	"slices"
+
+	"github.com/obskit/obskit/internal/mmap"
 )
 
 type celsius float32
@@ -84,57 +87,123 @@ func TestReadElems(t *testing.T) {
 		want[i] = uint16(i * 7)
 	}
 	raw := Bytes(want)
-	for _, trusted := range []bool{true, false} {
-		got, n, err := ReadElems[uint16](iotest.HalfReader(bytes.NewReader(raw)), len(want), trusted)
+	for _, avail := range []int64{int64(len(raw)), Unknown, 100, 0} {
+		got, n, err := ReadElems[uint16](iotest.HalfReader(bytes.NewReader(raw)), len(want), avail)
 		if err != nil || n != len(want) || !slices.Equal(want, got) {
-			t.Errorf("ReadElems(trusted=%v) = %d elements, %v; want all %d", trusted, n, err, len(want))
+			t.Errorf("ReadElems(avail %d) = %d elements, %v; want all %d", avail, n, err, len(want))
 		}
 	}
-	_, n, err := ReadElems[uint16](bytes.NewReader(raw[:11]), 1<<40, false)
-	if !errors.Is(err, io.ErrUnexpectedEOF) || n != 5 {
-		t.Errorf("short ReadElems = %d, %v; want 5, ErrUnexpectedEOF", n, err)
+	for _, avail := range []int64{Unknown, 11} {
+		_, n, err := ReadElems[uint16](bytes.NewReader(raw[:11]), 1<<40, avail)
+		if !errors.Is(err, io.ErrUnexpectedEOF) || n != 5 {
+			t.Errorf("short ReadElems (avail %d) = %d, %v; want 5, ErrUnexpectedEOF", avail, n, err)
+		}
 	}
-	_, _, err = ReadElems[uint16](bytes.NewReader(nil), 3, true)
+	_, _, err := ReadElems[uint16](bytes.NewReader(nil), 3, 6)
 	if err != io.EOF {
 		t.Errorf("ReadElems of an empty reader = %v, want io.EOF", err)
 	}
-	got, _, err := ReadElems[uint16](bytes.NewReader(nil), 0, false)
+	got, _, err := ReadElems[uint16](bytes.NewReader(nil), 0, Unknown)
 	if err != nil || len(got) != 0 {
 		t.Errorf("ReadElems of 0 elements = %v, %v", got, err)
 	}
 }
 
-func TestMap(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f")
-	content := []byte("hello, mapped world")
-	if err := os.WriteFile(path, content, 0o644); err != nil {
-		t.Fatal(err)
+// TestReadElemsAllocates checks what ReadElems allocates: the full slice once when
+// avail covers it, and otherwise at most 1 MiB (or avail) before the data shows
+// more.
+func TestReadElemsAllocates(t *testing.T) {
+	raw := make([]byte, 3<<20)
+	tests := []struct {
+		name  string
+		n     int
+		data  int
+		avail int64
+		most  uint64 // bytes allocated, at most
+	}{
+		{"trusted", len(raw) / 8, len(raw), int64(len(raw)), 3<<20 + 2<<20}, // + hugemem's alignment
+		{"claim of 8 TB, unknown size", 1 << 40, 1000, Unknown, 1 << 20},
+		{"claim of 8 TB, 1000 bytes known", 1 << 40, 1000, 1000, 2 << 10},
 	}
-	f, err := os.Open(path)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			ReadElems[float64](bytes.NewReader(raw[:tc.data]), tc.n, tc.avail)
+			runtime.ReadMemStats(&after)
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > tc.most+16<<10 {
+				t.Errorf("ReadElems allocated %d KiB, want at most %d KiB", grew>>10, tc.most>>10)
+			}
+		})
+	}
+}
+
+func TestExtent(t *testing.T) {
+	const maxInt = math.MaxInt
+	tests := []struct {
+		shape  []int
+		size   int
+		offset int64
+		want   int64
+		ok     bool
+	}{
+		{[]int{7, 5}, 4, 128, 128 + 140, true},
+		{nil, 8, 64, 72, true},
+		{[]int{0, 3}, 2, 0, 6, true}, // zeros count as ones
+		{[]int{1 << 60}, 8, 0, 0, false},
+		{[]int{1<<60 - 1}, 8, 0, 1<<63 - 8, true},
+		{[]int{1<<60 - 1}, 8, 128, 0, false}, // the data fits, header and data do not
+		{[]int{maxInt, 2}, 1, 0, 0, false},
+		{[]int{0, 1 << 32, 1 << 32}, 1, 0, 0, false},
+		{[]int{-1}, 1, 0, 0, false},
+		{[]int{3}, 1, maxInt - 3, maxInt, true},
+		{[]int{3}, 1, maxInt - 2, 0, false},
+	}
+	for _, tc := range tests {
+		got, ok := Extent(tc.shape, tc.size, tc.offset)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Extent(%v, %d, %d) = %d, %v; want %d, %v", tc.shape, tc.size, tc.offset, got, ok, tc.want, tc.ok)
+		}
+	}
+	for _, tc := range []struct {
+		shape []int
+		size  int
+		n     int
+		bytes int64
+	}{
+		{[]int{7, 5}, 4, 35, 140},
+		{nil, 8, 1, 8},
+		{[]int{0, 1 << 62, 1 << 62}, 8, 0, 0},
+		{[]int{1 << 62, 4}, 1, -1, -1},
+		{[]int{1 << 61, 2}, 8, 1 << 62, -1},
+		{[]int{-2, 0}, 1, -1, -1},
+	} {
+		if n, b := Len(tc.shape), DataSize(tc.shape, tc.size); n != tc.n || b != tc.bytes {
+			t.Errorf("Len, DataSize(%v, %d) = %d, %d; want %d, %d", tc.shape, tc.size, n, b, tc.n, tc.bytes)
+		}
+	}
+}
+
+func TestRemaining(t *testing.T) {
+	r := bytes.NewReader([]byte("0123456789"))
+	r.Seek(3, io.SeekStart)
+	if got := Remaining(r); got != 7 {
+		t.Errorf("Remaining(bytes.Reader at 3 of 10) = %d, want 7", got)
+	}
+	if b, _ := io.ReadAll(r); string(b) != "3456789" {
+		t.Errorf("Remaining moved the reader: %q left", b)
+	}
+	if got := Remaining(iotest.HalfReader(r)); got != Unknown {
+		t.Errorf("Remaining(not a Seeker) = %d, want %d", got, Unknown)
+	}
+	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Map(f, int64(len(content)))
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(m.Bytes(), content) {
-		t.Errorf("mapped %q, want %q", m.Bytes(), content)
-	}
-	m.Bytes()[0] = 'J' // copy-on-write: the file keeps its byte
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Close(); err != nil {
-		t.Errorf("second Close = %v", err)
-	}
-	if b, _ := os.ReadFile(path); !bytes.Equal(b, content) {
-		t.Errorf("file became %q after a write to the mapping", b)
-	}
-	empty, err := Map(nil, 0)
-	if err != nil || len(empty.Bytes()) != 0 || empty.Close() != nil {
-		t.Errorf("Map of 0 bytes = %v, %v", empty, err)
+	defer pr.Close()
+	defer pw.Close()
+	if got := Remaining(pr); got != Unknown {
+		t.Errorf("Remaining(pipe) = %d, want %d", got, Unknown)
 	}
 }
 
@@ -149,16 +218,18 @@ func TestMapElems(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	errUnsupported := errors.New("unsupported")
+	errUnsupported, errFault := errors.New("unsupported"), errors.New("fault")
 	fm := Format{Pkg: "pkg", Malformed: errors.New("malformed")}
-	m, got, err := MapElems[float64](fm, errUnsupported, f, 17, 8, 1)
+	live := mmap.Live()
+	r, got, err := MapElems[float64](fm, errUnsupported, errFault, f, 17, 8, 1)
 	if err != nil || len(got) != 1 || got[0] != 2.5 {
 		t.Fatalf("MapElems at byte 8 = %v, %v; want [2.5]", got, err)
 	}
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
+	r.Release()
+	_, _, err = MapElems[float64](fm, errUnsupported, errFault, f, 17, 9, 1)
+	if mmap.Live() != live {
+		t.Errorf("%d mappings left after MapElems failed, want %d", mmap.Live(), live)
 	}
-	_, _, err = MapElems[float64](fm, errUnsupported, f, 17, 9, 1)
 	want := "pkg: " + path + ": unsupported: data at byte 9 is not aligned for float64 and cannot be memory-mapped; use Load"
 	if !errors.Is(err, errUnsupported) || err.Error() != want {
 		t.Errorf("MapElems at byte 9 = %v, want %q", err, want)

@@ -2,28 +2,41 @@ package fileio
 
 import (
 	"io"
-	"slices"
 	"unsafe"
 
 	"github.com/obskit/obskit/internal/hugemem"
 )
 
-// untrustedChunk is how many bytes ReadElems allocates ahead of the data actually
-// read when the element count comes from an unchecked header.
-const untrustedChunk = 16 << 20
+// untrustedChunk is the most ReadElems allocates before the data it reads shows
+// that the source holds more.
+const untrustedChunk = 1 << 20
+
+// Unknown is the avail of [ReadElems] for a source whose size is not known.
+const Unknown = -1
 
 // ReadElems reads n elements of E from r, in the byte order of the stream, into a
-// new slice. When trusted is true the count has been checked against the size of
-// the source and the slice is allocated once. When it is false the slice grows with
-// the data r actually delivers, so a header that claims terabytes costs at most a
-// few megabytes before the short read is reported. A short read returns the count
-// of whole elements read and io.ErrUnexpectedEOF (io.EOF when r was empty and n > 0).
-func ReadElems[E Elem](r io.Reader, n int, trusted bool) ([]E, int, error) {
+// new slice. avail is the number of bytes r is known to hold (the size of a file
+// checked against its header, [Remaining] of a seekable stream, the decompressed
+// size a caller has checked against its limit), or [Unknown].
+//
+// When avail covers the n elements, the slice is allocated once, at its full
+// size. Otherwise the header's count is not trusted for memory: the slice starts
+// at no more than 1 MiB (and no more than avail when it is known) and doubles,
+// never beyond n, only as the data actually arrives. A header that claims
+// terabytes then costs at most 1 MiB before the short read is reported.
+//
+// A short read returns the count of whole elements read and io.ErrUnexpectedEOF
+// (io.EOF when r was empty and n > 0). The caller has checked that n elements of
+// E fit in an int ([Extent]).
+func ReadElems[E Elem](r io.Reader, n int, avail int64) ([]E, int, error) {
 	var z E
 	size := int(unsafe.Sizeof(z))
 	first := n
-	if !trusted {
+	if avail < int64(n)*int64(size) {
 		first = min(n, untrustedChunk/size)
+		if avail >= 0 {
+			first = min(first, int(avail/int64(size))+1)
+		}
 	}
 	s := hugemem.Make[E](first)
 	got := 0
@@ -39,16 +52,17 @@ func ReadElems[E Elem](r io.Reader, n int, trusted bool) ([]E, int, error) {
 		if got == n {
 			return s, n, nil
 		}
-		// Double, but never beyond n.
-		s = slices.Grow(s, min(n-got, got))
-		s = s[:min(n, cap(s))]
+		// The data filled the slice: double it, but never beyond n.
+		t := hugemem.Make[E](min(n, 2*len(s)))
+		copy(t, s)
+		s = t
 	}
 }
 
 // ReadSwapped is [ReadElems] followed, when swap is true, by a byte swap of every
 // element: it reads data stored in the other byte order than the machine's.
-func ReadSwapped[E Elem](r io.Reader, n int, trusted, swap bool) ([]E, int, error) {
-	s, got, err := ReadElems[E](r, n, trusted)
+func ReadSwapped[E Elem](r io.Reader, n int, avail int64, swap bool) ([]E, int, error) {
+	s, got, err := ReadElems[E](r, n, avail)
 	if err == nil && swap {
 		var z E
 		Swap(Bytes(s), int(unsafe.Sizeof(z)))

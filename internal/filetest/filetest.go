@@ -2,6 +2,8 @@
 package filetest
 
 import (
+	"io"
+	"runtime"
 	"unsafe"
 
 	"github.com/obskit/obskit/arraycontainer"
@@ -30,4 +32,21 @@ func Float64s[E arraycontainer.Number](a *arraycontainer.Array[E]) []float64 {
 func Size[E arraycontainer.Number]() uintptr {
 	var z E
 	return unsafe.Sizeof(z)
+}
+
+// OnlyReader hides every method of a reader but Read: a reader that cannot Seek,
+// such as a pipe or a network stream, whose size a file reader cannot ask.
+type OnlyReader struct{ R io.Reader }
+
+// Read reads from R.
+func (o OnlyReader) Read(p []byte) (int, error) { return o.R.Read(p) }
+
+// Allocated returns the bytes f allocates, as runtime.MemStats counts them (the
+// whole process's TotalAlloc: run it where no other test allocates at once).
+func Allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package fileio
+package mmap
 
 import (
 	"io"
@@ -17,3 +17,9 @@ func mapFile(f *os.File, size int) ([]byte, bool, error) {
 }
 
 func unmap([]byte) error { return nil }
+
+// outOfMemory reports false: files read into Go memory are the collector's.
+func outOfMemory(error) bool { return false }
+
+// Mapping reports whether Map maps files (rather than reading them): Map reads files into Go memory on this platform: nothing faults, and a file changed after Map does not change the region.
+const Mapping = false

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package fileio
+package mmap
 
 // noreserve is Linux-only; elsewhere private writable mappings are not charged up
 // front (BSDs, Darwin) or the flag does not exist.

@@ -1,10 +1,10 @@
 //go:build unix
 
-package fileio
+package mmap
 
 import (
+	"errors"
 	"os"
-
 	"syscall"
 )
 
@@ -22,3 +22,10 @@ func mapFile(f *os.File, size int) ([]byte, bool, error) {
 }
 
 func unmap(data []byte) error { return syscall.Munmap(data) }
+
+// outOfMemory reports whether a mapping failed for lack of address space or of
+// mappings (the kernel's vm.max_map_count): ENOMEM.
+func outOfMemory(err error) bool { return errors.Is(err, syscall.ENOMEM) }
+
+// Mapping reports whether Map maps files (rather than reading them): Map maps files with mmap on this platform.
+const Mapping = true

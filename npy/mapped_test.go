@@ -1,0 +1,263 @@
+package npy
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/internal/filetest"
+	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/obsdim"
+)
+
+// pagesFile saves a [rows, 1024] float32 array (4 KiB, one page, a row) whose
+// element (i, j) is i*1024+j, and returns its path and the array.
+func pagesFile(t *testing.T, rows int) (string, *arraycontainer.Array[float32]) {
+	t.Helper()
+	data := make([]float32, rows*1024)
+	for i := range data {
+		data[i] = float32(i)
+	}
+	a := must(arraycontainer.New(data, []int{rows, 1024}, obsdim.First))
+	path := filepath.Join(t.TempDir(), "pages.npy")
+	if err := Save(path, a); err != nil {
+		t.Fatal(err)
+	}
+	return path, a
+}
+
+// TestUseAfterClose checks that views of a mapped array, taken before Close,
+// still read the file's values after Close and after garbage collections: the
+// mapping lives as long as an array that shares it.
+func TestUseAfterClose(t *testing.T) {
+	path, want := pagesFile(t, 16)
+	m, err := Open[float32](path, obsdim.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	views := map[string]*arraycontainer.Array[float32]{
+		"Slice":     m.Slice(2, 5),
+		"Range":     m.Range(1, 10, 20),
+		"Transpose": m.Transpose(),
+		"SliceInto": m.SliceInto(nil, 7, 9),
+		"Array":     m.Array,
+	}
+	views["WithDim"], _ = m.WithDim(obsdim.Last)
+	views["view of a view"] = views["Slice"].Slice(1, 2).Transpose()
+	wants := map[string]*arraycontainer.Array[float32]{
+		"Slice":          want.Slice(2, 5),
+		"Range":          want.Range(1, 10, 20),
+		"Transpose":      want.Transpose(),
+		"SliceInto":      want.Slice(7, 9),
+		"Array":          want,
+		"view of a view": want.Slice(3, 4).Transpose(),
+	}
+	wants["WithDim"], _ = want.WithDim(obsdim.Last)
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		runtime.GC()
+	}
+	for name, v := range views {
+		t.Run(name, func(t *testing.T) {
+			w := wants[name]
+			if d := cmp.Diff(filetest.Float64s(w), filetest.Float64s(v)); d != "" {
+				t.Errorf("view after Close mismatch (-want +got):\n%s", d)
+			}
+			if got := v.GetObsInto(nil, []int{0}); !got.Equal(w.GetObsInto(nil, []int{0})) {
+				t.Errorf("GetObsInto of a view after Close = %v", got)
+			}
+		})
+	}
+}
+
+// recoverFault runs f and returns the error it panicked with, or nil.
+func recoverFault(t *testing.T, f func()) (err error) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		e, ok := r.(error)
+		if !ok {
+			t.Fatalf("panic with %T %v, want an error", r, r)
+		}
+		err = e
+	}()
+	f()
+	return nil
+}
+
+// TestTruncatedAfterOpen shrinks a file after Open and reads the pages it lost
+// through the kit's own reads: each panics with an error wrapping ErrFault that
+// names the file and the offset, and the program goes on.
+func TestTruncatedAfterOpen(t *testing.T) {
+	if !mmap.Mapping {
+		t.Skip("files are read into memory on this platform: nothing faults")
+	}
+	path, _ := pagesFile(t, 64)
+	m, err := Open[float32](path, obsdim.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	first := m.GetObs(0) // row 0 is read while the file is whole
+	if err := os.Truncate(path, 2*4096); err != nil {
+		t.Fatal(err)
+	}
+	lost := m.Slice(40, 64) // rows 40.. are far past the new end
+	var buf *arraycontainer.Array[float32]
+	reads := map[string]func(){
+		"GetObs":      func() { m.GetObs(50) },
+		"GetObsInto":  func() { buf = m.GetObsInto(buf, []int{0, 63}) },
+		"view GetObs": func() { lost.GetObs(3) },
+		"Clone":       func() { lost.Clone() },
+		"ObsFirst":    func() { lost.ObsFirst() },
+		"At":          func() { m.At(60, 5) },
+		"Set":         func() { m.Set(1, 60, 5) },
+		"Fill":        func() { lost.Fill(0) },
+		"FillObs":     func() { m.FillObs(50, 51, 0) },
+		"Equal":       func() { lost.Equal(lost.Clone()) },
+		"String":      func() { _ = lost.String() },
+		"Item":        func() { lost.Slice(0, 1).Range(1, 0, 1).Item() },
+	}
+	writes := map[string]func() error{
+		"Write":         func() error { return Write(new(bytes.Buffer), lost) },
+		"Write strided": func() error { return Write(new(bytes.Buffer), lost.Transpose()) },
+	}
+	for name, write := range writes {
+		reads[name] = func() {
+			if err := write(); err != nil {
+				panic(err) // for the checks below: Write returns the fault
+			}
+		}
+	}
+	for name, read := range reads {
+		t.Run(name, func(t *testing.T) {
+			err := recoverFault(t, read)
+			if err == nil {
+				t.Fatal("no panic reading a page the file lost")
+			}
+			if !errors.Is(err, ErrFault) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "byte ") {
+				t.Errorf("panic %v, want an error wrapping ErrFault naming %s and the offset", err, path)
+			}
+		})
+	}
+	if got := first.At(5); got != 5 {
+		t.Errorf("an observation read before the truncation = %v, want 5", got)
+	}
+}
+
+// collect runs garbage collections until at most want mappings are live, or up to
+// tries times, and returns the count: cleanups run on their own goroutine after a
+// collection, so the loop yields to it between collections.
+func collect(want int64, tries int) int64 {
+	for range tries {
+		if mmap.Live() <= want {
+			break
+		}
+		runtime.GC()
+		runtime.Gosched()
+	}
+	return mmap.Live()
+}
+
+// TestMappingLifetime checks when a file mapping is released: not while an array
+// that shares it is reachable, even after Close; soon after the last one goes,
+// Close or not; and batches, observations, clones and Scalars, which are Go
+// memory, do not hold it.
+func TestMappingLifetime(t *testing.T) {
+	path, want := pagesFile(t, 8)
+	vec := filepath.Join(t.TempDir(), "vec.npy")
+	if err := Save(vec, must(arraycontainer.New([]int32{4, 5, 6}, []int{3}, obsdim.First))); err != nil {
+		t.Fatal(err)
+	}
+	tinyPath := filepath.Join(t.TempDir(), "tiny.npy")
+	if err := Save(tinyPath, must(arraycontainer.New([]float32{9}, []int{1, 1}, obsdim.First))); err != nil {
+		t.Fatal(err)
+	}
+	base := collect(0, 200)
+	open := func() *Mapped[float32] {
+		t.Helper()
+		m, err := Open[float32](path, obsdim.First)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+
+	view := func() *arraycontainer.Array[float32] {
+		m := open()
+		v := m.Slice(1, 3).Transpose()
+		m.Close()
+		return v
+	}()
+	if got := collect(base, 10); got != base+1 {
+		t.Errorf("%d mappings live while a view of a closed Mapped is reachable, want %d", got, base+1)
+	}
+	if !view.Equal(want.Slice(1, 3).Transpose()) {
+		t.Error("the view reads other values after Close and collections")
+	}
+	runtime.KeepAlive(view)
+	view = nil
+	if got := collect(base, 200); got != base {
+		t.Errorf("%d mappings live once the last view is unreachable, want %d", got, base)
+	}
+
+	func() {
+		m := open()
+		m.GetObs(0) // used, never closed
+	}()
+	if got := collect(base, 200); got != base {
+		t.Errorf("%d mappings live after an unclosed Mapped became unreachable, want %d", got, base)
+	}
+
+	type copies struct {
+		batch, obs, clone, first *arraycontainer.Array[float32]
+		scalars                  []int32
+	}
+	c := func() copies {
+		m := open()
+		defer m.Close()
+		v, err := Open[int32](vec, obsdim.First)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+		s, err := v.Scalars()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tiny, err := Open[float32](tinyPath, obsdim.First)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tiny.Close()
+		buf := tiny.Slice(0, 1)              // a view of another mapping, too small for the batch:
+		buf = m.GetObsInto(buf, []int{7, 2}) // the batch gets Go memory and lets the mapping go
+		return copies{buf, m.GetObs(3), m.Slice(4, 6).Clone(), m.Transpose().ObsFirst(), s}
+	}()
+	if got := collect(base, 200); got != base {
+		t.Errorf("%d mappings live while only copies are reachable, want %d", got, base)
+	}
+	for name, cmp := range map[string]bool{
+		"GetObsInto": c.batch.Equal(want.GetObsInto(nil, []int{7, 2})),
+		"GetObs":     c.obs.Equal(want.GetObs(3)),
+		"Clone":      c.clone.Equal(want.Slice(4, 6)),
+		"ObsFirst":   c.first.Equal(want.Transpose().ObsFirst()),
+		"Scalars":    slices.Equal(c.scalars, []int32{4, 5, 6}),
+	} {
+		if !cmp {
+			t.Errorf("%s copy changed after the mapping was released", name)
+		}
+	}
+}
