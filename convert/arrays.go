@@ -6,6 +6,7 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 	"golang.org/x/exp/constraints"
 )
@@ -84,6 +85,8 @@ type affine[From arraycontainer.Number, To constraints.Float] struct {
 	base, stride int
 	fused        bool
 	view         container.IndexView[*arraycontainer.Array[From], *arraycontainer.Array[From]]
+	array        *arraycontainer.Array[From] // the array root belongs to: it keeps a file mapping alive
+	region       *mmap.Region                // the mapping root reads, or nil for Go memory
 
 	s64, b64     []float64 // the map, in float64, for composing
 	scale, shift []To      // the map: len 1, or obsLen
@@ -127,6 +130,7 @@ func newAffine[From arraycontainer.Number, To constraints.Float](src source[From
 	}
 	if root != nil && root.Rank() > 0 && root.Dim() == 0 && rowsContiguous(root) {
 		k.root, k.base, k.stride, k.fused = root.Data(), root.Offset(), root.Strides()[0], true
+		k.array, k.region = root, mmap.Of(root)
 	} else {
 		k.view = nil
 	}
@@ -192,6 +196,9 @@ func (k *affine[From, To]) into(dst *arraycontainer.Array[To], idx []int) *array
 	out := dst.Data()
 	L := k.obsLen
 	if k.fused {
+		if k.region != nil { // a mapped file: a fault (the file truncated) panics with the file's name
+			defer k.region.Recover(k.region.Guard())
+		}
 		ids := idx
 		if k.view != nil {
 			sc.idx = k.view.MapIndices(sc.idx, idx)

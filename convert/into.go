@@ -5,6 +5,7 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 	"golang.org/x/exp/constraints"
 )
@@ -19,6 +20,9 @@ func ScaleInto[From arraycontainer.Number, To constraints.Float](dst *arrayconta
 		src = src.Clone()
 	}
 	dst = arraycontainer.ResizeLike(dst, src)
+	if r := mmap.Of(src); r != nil { // a mapped file: a fault panics with the file's name
+		defer r.Recover(r.Guard())
+	}
 	in := src.Data()[src.Offset() : src.Offset()+src.Len()]
 	out := dst.Data()
 	for j, v := range in {

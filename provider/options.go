@@ -40,8 +40,9 @@ func Loop(opts ...eachobs.Option) Option {
 // Batch.Real counts the real observations. v is converted to each source's
 // element type; [New] returns an error wrapping [ErrPad] when it does not fit (a
 // fraction or a negative value for an unsigned type, a value out of range).
-// [PadSource] overrides v for one source. A loop tail other than index.Pad
-// (eachobs.Tail through [Loop]) with PadWith panics in New.
+// [PadSource] overrides v for one source. The loop then runs with the index.Pad
+// tail: a Loop tail of index.Drop or index.RollOver with PadWith panics in New
+// (index.Keep, the default, cannot be told from no tail and gives way).
 func PadWith(v float64) Option {
 	return func(c *config) { c.padding = true; c.padAll = v }
 }

@@ -213,13 +213,17 @@ func cloneSources(s []Source) []Source {
 // get(provider, batch, name). It panics with a [*container.ArgError] naming the
 // sources if there is none.
 func (p *Provider[D, L]) Data(b Batch[D, L], name string) *arraycontainer.Array[D] {
-	return b.Data.X[p.find("provider.Provider.Data", name, p.sources[:p.nData])]
+	k := p.find("provider.Provider.Data", name, p.sources[:p.nData])
+	container.CheckIndex("provider.Provider.Data (a batch of this provider)", k, len(b.Data.X))
+	return b.Data.X[k]
 }
 
 // Label returns the batch of the label source called name in b. It panics with
 // a [*container.ArgError] naming the sources if there is none.
 func (p *Provider[D, L]) Label(b Batch[D, L], name string) *arraycontainer.Array[L] {
-	return b.Data.Y[p.find("provider.Provider.Label", name, p.sources[p.nData:])]
+	k := p.find("provider.Provider.Label", name, p.sources[p.nData:])
+	container.CheckIndex("provider.Provider.Label (a batch of this provider)", k, len(b.Data.Y))
+	return b.Data.Y[k]
 }
 
 func (p *Provider[D, L]) find(op, name string, sources []Source) int {
