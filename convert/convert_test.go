@@ -12,8 +12,10 @@ import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/convert"
+	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/obsdim"
+	"github.com/obskit/obskit/provider"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )
@@ -370,4 +372,56 @@ func seq(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// TestInLoopsAndProviders runs conversions where the issue wants them: in an
+// eachobs loop with workers (the conversion then runs in the pipeline's
+// goroutines, with the same batches as a serial loop and no allocation per
+// batch) and as a provider's data source.
+func TestInLoopsAndProviders(t *testing.T) {
+	x := pixels(64, 6)
+	labels := make(container.Slice[int], 64)
+	for i := range labels {
+		labels[i] = i % 3
+	}
+	data := must(tuples.Zip2(convert.Scale(x, float32(1)/255, 0), labels))
+	var serial []float32
+	for b := range eachobs.Batches(data, 8, eachobs.Shuffle(1)) {
+		serial = append(serial, b.Data.X.Data()...)
+	}
+	var parallel []float32
+	for b := range eachobs.Batches(data, 8, eachobs.Shuffle(1), eachobs.Workers(2)) {
+		parallel = append(parallel, b.Data.X.Data()...)
+	}
+	if !cmp.Equal(serial, parallel) {
+		t.Error("a loop with 2 workers converted other batches than a serial loop")
+	}
+	// An epoch of 64 batches allocates what one of 2 batches does: nothing per
+	// batch (the per-epoch allocations are the loop's own).
+	epochAllocs := func(size int) float64 {
+		loop := eachobs.NewLoader(data, size, eachobs.Shuffle(1))
+		return testing.AllocsPerRun(20, func() {
+			for range loop.Epoch(0) {
+			}
+		})
+	}
+	if many, few := epochAllocs(1), epochAllocs(32); many != few {
+		t.Errorf("a loop over converted batches: %v allocations per epoch of 64 batches, %v for 2 batches", many, few)
+	}
+
+	named := must(tuples.NewNamed([]string{"pixels"}, convert.Scale(x, float32(1)/255, 0)))
+	y := must(tuples.NewNamed([]string{"label"}, must(convert.OneHot(labels, 3, float32(1)))))
+	p := must(provider.New(named, y, 16))
+	if d := cmp.Diff([]provider.Source{{Name: "pixels", Shape: []int{16, 4, 3}}}, p.ProvideData()); d != "" {
+		t.Errorf("ProvideData mismatch (-want +got):\n%s", d)
+	}
+	for b := range p.Epoch(0) {
+		want := naive(x, b.Indices, func(_ int, v uint8) float32 { return float32(v) * (float32(1) / 255) })
+		if !p.Data(b, "pixels").Equal(want) {
+			t.Fatalf("provider batch %d: converted pixels differ", b.Pos.Batch)
+		}
+		if oh := p.Label(b, "label"); oh.At(0, labels[b.Indices[0]]) != 1 {
+			t.Fatalf("provider batch %d: one-hot label %v for label %d", b.Pos.Batch, oh.GetObs(0), labels[b.Indices[0]])
+		}
+	}
 }
