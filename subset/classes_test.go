@@ -228,10 +228,7 @@ func TestLabeledFunctionsReadNoFeatures(t *testing.T) {
 			if d := cmp.Diff(mapped(naiveOversample(vl, 1)), over.Indices()); d != "" {
 				t.Errorf("Oversample mismatch (-naive +got):\n%s", d)
 			}
-			under, err := subset.Undersample(v, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			under := subset.Undersample(v, nil)
 			if d := cmp.Diff(mapped(naiveUndersample(vl)), under.Indices()); d != "" {
 				t.Errorf("Undersample mismatch (-naive +got):\n%s", d)
 			}

@@ -228,10 +228,7 @@ func ExampleUndersample() {
 	if err != nil {
 		panic(err)
 	}
-	under, err := subset.Undersample(data, nil)
-	if err != nil {
-		panic(err)
-	}
+	under := subset.Undersample(data, nil)
 	fmt.Println(under.Indices(), tuples.Labels(under))
 	// Output: [0 1 4] [a c b]
 }

@@ -83,8 +83,7 @@ func Oversample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, 
 // With a nil rng the result is fully determined by the labels. A non-nil rng
 // shuffles first, so each class keeps a random sample without replacement, and
 // then shuffles the result. c is labeled as for [StratifiedSplit].
-func Undersample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], rng *rand.Rand) (*View[tuples.Pair[X, L], B], error) {
-	const op = "subset.Undersample"
+func Undersample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], rng *rand.Rand) *View[tuples.Pair[X, L], B] {
 	v := source(c, rng)
 	cl := classify(tuples.Labels(v))
 	smallest := v.n
@@ -102,7 +101,7 @@ func Undersample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X,
 	if rng != nil {
 		index.Shuffle(pos, rng)
 	}
-	return v.positions(pos), nil
+	return v.positions(pos)
 }
 
 // RandObs returns a view of n observations of c drawn uniformly at random with
