@@ -13,19 +13,18 @@ import (
 
 func main() {
 	data := datasets.Iris() // 150 flowers: features X [150 4], species Y 0..2
-	rng := rand.New(rand.NewPCG(1, 2))
 
 	// A stratified, shuffled 80/20 split: both parts keep the class proportions.
-	parts, err := subset.StratifiedSplit[int](data, rng, 0.8)
+	parts, err := subset.StratifiedSplit(data, rand.New(rand.NewPCG(1, 2)), 0.8)
 	if err != nil {
 		panic(err)
 	}
 	train, test := parts[0], parts[1]
 	fmt.Println("train:", train.Nobs(), "test:", test.Nobs())
 
-	// One epoch in shuffled batches of 50. b.Data.X and b.Data.Y are gathered
-	// into one reused buffer: valid until the next step.
-	for b := range eachobs.Batches(train, 50, eachobs.Shuffle(rng)) {
+	// One epoch in shuffled batches of 50. b.Data.X (a [50 4] array) and
+	// b.Data.Y (a []int) live in one reused buffer: valid until the next step.
+	for b := range eachobs.Batches(train, 50, eachobs.Shuffle(7)) {
 		fmt.Println("batch", b.Pos.Batch, b.Data.X.Shape(), "labels", b.Data.Y[:8], "...")
 	}
 }
