@@ -39,7 +39,7 @@ func Example_container() {
 	}
 	train, test := parts[0], parts[1]
 	for b := range eachobs.Batches(train, 2) {
-		fmt.Println("train batch", b.Data.X, b.Data.Y) // a []string and a []string
+		fmt.Println("train batch", b.Data.X, b.Data.Y) // reviews and labels, both []string
 	}
 	fmt.Println("test labels", tuples.Labels(test))
 	// Output:
