@@ -2,14 +2,15 @@
 // embed package, so that examples, tests and demos run with no download and no
 // files.
 //
-// Each data set is returned as a tuples.Tuple2 of (features, targets): the
-// features an array with one observation per row, the targets the class of each
-// observation as an int. The tuple is a container ready to split, shuffle and
-// batch, and its last member is found as the targets by container.Targets and by
-// stratified splits.
+// Each data set is returned as an *arraycontainer.LabeledTuple, a tuples.Tuple2
+// of (features, labels): the features an array with one observation per row, the
+// labels the class of each observation as an int. The tuple is labeled data (its
+// observations are tuples.Pair[*arraycontainer.Array[E], int]), ready to split by
+// class, fold, shuffle and batch with no type argument, and its members come back
+// with their own types:
 //
 //	digits := datasets.Digits()
-//	x, y := digits.X(), digits.Y() // or split, fold and batch digits itself
+//	x, y := digits.X(), digits.Y() // *arraycontainer.Array[uint8], container.Slice[int]
 //
 // Every call decodes the embedded files into new memory (about 0.1 ms, see
 // BenchmarkDecode), so callers may modify what they get without affecting other
