@@ -21,7 +21,7 @@ import (
 // model's arithmetic (the functions fit, step and accuracy) is data handling,
 // and it spells no type argument, asserts no type and converts nothing by hand.
 func Example_softmax() {
-	digits := datasets.Digits()                                // [1797 8 8] uint8 pixels 0..16, labels 0..9
+	digits := datasets.Digits()                               // [1797 8 8] uint8 pixels 0..16, labels 0..9
 	x, err := digits.X().Reshape([]int{-1, 64}, obsdim.First) // [1797 64], no copy
 	check(err)
 	data, err := tuples.Zip2(convert.Scale(x, float32(1.0/16), 0), digits.Y())

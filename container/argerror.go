@@ -17,6 +17,7 @@ type ArgError struct {
 	Want  string // what was wanted, such as ">= 1"
 }
 
+// Error returns "obskit/<Op>: <Arg> <Value>, want <Want>".
 func (e *ArgError) Error() string {
 	return fmt.Sprintf("obskit/%s: %s %v, want %s", e.Op, e.Arg, e.Value, e.Want)
 }

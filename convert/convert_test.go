@@ -309,6 +309,9 @@ func TestInto(t *testing.T) {
 // TestNoAllocsPerBatch pins the containers at zero allocations per batch once
 // their buffers are warm, on every path, as a loop uses them.
 func TestNoAllocsPerBatch(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop its buffers at random")
+	}
 	x := pixels(300, 4)
 	idx := []int{5, 200, 3, 3, 77}
 	for name, src := range sources(x) {
@@ -405,7 +408,7 @@ func TestInLoopsAndProviders(t *testing.T) {
 			}
 		})
 	}
-	if many, few := epochAllocs(1), epochAllocs(32); many != few {
+	if many, few := epochAllocs(1), epochAllocs(32); many != few && !raceEnabled {
 		t.Errorf("a loop over converted batches: %v allocations per epoch of 64 batches, %v for 2 batches", many, few)
 	}
 

@@ -126,8 +126,9 @@
 //	  num_workers, prefetch_factor)        Workers(w), Prefetch(k))
 //	sampler.set_epoch(e)                 Loader.Epoch(e)
 //	DistributedSampler(ds, num_replicas, NewLoader(ds, size, Shuffle(seed),
-//	  rank, shuffle, seed, drop_last)      Partition(index.Part{rank, world,
-//	                                       true, index.Pad}))
+//	  rank, shuffle, seed, drop_last)      Partition(index.Part{Index: rank,
+//	                                       Parts: world, Strided: true,
+//	                                       Tail: index.Pad}))
 //	StatefulDataLoader state_dict        Position, Loader.From
 //
 //	MXNet                                here
