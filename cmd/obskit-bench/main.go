@@ -142,8 +142,8 @@ func measure(ctx context.Context, goCmd string, compare bool, python, peers stri
 		return r, err
 	}
 	r.Workloads = ws
-	r.Targets = evaluate(targetDefs, samples, count)
-	r.Context = evaluate(contextDefs, samples, count)
+	r.Targets = evaluate(targetDefs, samples, ws, count, python)
+	r.Context = evaluate(contextDefs, samples, ws, count, python)
 
 	fmt.Fprintf(stdout, "\n%s, %d CPUs, load average %s, %s\n\n", r.Machine.CPU, r.Machine.CPUs, r.Machine.Load, r.Machine.Go)
 	printTargets(stdout, r.Targets, r.Context)

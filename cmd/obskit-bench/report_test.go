@@ -28,8 +28,8 @@ func fakeResults(t *testing.T) *Results {
 		Python:    &PythonInfo{Interpreter: "/usr/bin/python3", Versions: p.Versions},
 		Skipped:   p.Skipped,
 		Workloads: ws,
-		Targets:   evaluate(targetDefs[:1], fakeSamples(), 2),
-		Context:   evaluate(contextDefs[:1], fakeSamples(), 2),
+		Targets:   evaluate(targetDefs[:1], fakeSamples(), ws, 2, "/usr/bin/python3"),
+		Context:   evaluate(contextDefs[:1], fakeSamples(), ws, 2, "/usr/bin/python3"),
 	}
 }
 

@@ -134,7 +134,7 @@ func TestWorkloadDefs(t *testing.T) {
 // hasRun reports whether some run of goRuns runs the benchmark.
 func hasRun(pkg, bench string) bool {
 	for _, r := range goRuns {
-		if r.Pkg == pkg && matchesTop(r.Bench, bench) {
+		if r.runs(pkg, bench) {
 			return true
 		}
 	}
