@@ -116,6 +116,7 @@ func measure(ctx context.Context, goCmd string, compare bool, python, peers stri
 	r := &Results{Date: start, Count: count, Quick: quick}
 	stopLoad := sampleLoad(5 * time.Second)
 	r.Machine = readMachine(ctx, goCmd)
+	fmt.Fprintf(stdout, "Machine: %s\n", r.Machine)
 	samples, commands, failures := runGo(ctx, goCmd, goRuns, count, quick, stdout)
 	r.Benchmarks, r.Commands, r.Failures = samples, commands, failures
 	var py *peersOutput
@@ -145,7 +146,7 @@ func measure(ctx context.Context, goCmd string, compare bool, python, peers stri
 	r.Targets = evaluate(targetDefs, samples, ws, count, python)
 	r.Context = evaluate(contextDefs, samples, ws, count, python)
 
-	fmt.Fprintf(stdout, "\n%s, %d CPUs, load average %s, %s\n\n", r.Machine.CPU, r.Machine.CPUs, r.Machine.Load, r.Machine.Go)
+	fmt.Fprintf(stdout, "\nMachine: %s\nLoad average %s; %s\n\n", r.Machine, r.Machine.Load, r.Machine.Go)
 	printTargets(stdout, r.Targets, r.Context)
 	fmt.Fprintln(stdout)
 	printComparison(stdout, r, compare)

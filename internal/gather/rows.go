@@ -1,7 +1,9 @@
 package gather
 
 import (
+	"fmt"
 	"math"
+	"runtime"
 	"unsafe"
 )
 
@@ -156,4 +158,18 @@ func prefetchPicks[E any](src []E, base, sa int, idx []int) {
 	var z E
 	size := int(unsafe.Sizeof(z))
 	prefetchPicksAsm(unsafe.Pointer(unsafe.SliceData(src)), base*size, sa*size, unsafe.SliceData(idx), len(idx))
+}
+
+// Describe says how the row kernel copies rows on this build and CPU, for the
+// benchmark report: "amd64 assembly, prefetching 8 KiB ahead; REP MOVSB from
+// 2 KiB rows, 16-byte moves below", or the pure-Go loop.
+func Describe() string {
+	if !hasKernel {
+		return "copy() per row, no prefetch (pure Go: the purego tag or an architecture without the assembly kernel)"
+	}
+	s := fmt.Sprintf("%s assembly, prefetching %d KiB ahead along the gathered rows; ", runtime.GOARCH, PrefetchDistance>>10)
+	if movsFrom == math.MaxInt {
+		return s + "16-byte moves"
+	}
+	return s + fmt.Sprintf("REP MOVSB from %d KiB rows (the CPU has ERMS), 16-byte moves below", movsFrom>>10)
 }

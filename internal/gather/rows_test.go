@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -277,5 +278,12 @@ func TestRowsNoAllocs(t *testing.T) {
 	df := make([]float32, 784*128)
 	if a := testing.AllocsPerRun(10, func() { GatherPart(df, sf, []int{784, 1000}, []int{1000, 1}, 0, 1, idx, 10, 100) }); a != 0 {
 		t.Errorf("GatherPart observation-last: %v allocs, want 0", a)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	d := Describe()
+	if hasKernel && !strings.Contains(d, "assembly") || !hasKernel && !strings.Contains(d, "copy()") {
+		t.Errorf("Describe() = %q on a build with hasKernel = %v", d, hasKernel)
 	}
 }
