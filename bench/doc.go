@@ -6,8 +6,8 @@
 // # Running it
 //
 //	make bench      # every hot path beside its baseline, then the issues' speed targets
-//	make compare    # the same, plus NumPy, PyTorch and scikit-learn; writes results.json
-//	make chart      # redraws docs/performance*.png and docs/performance.md from results.json
+//	make compare    # the same, plus NumPy, PyTorch and scikit-learn; writes results/<machine>.json
+//	make chart      # redraws docs/performance*.png and docs/performance.md from results/
 //
 // The make targets run cmd/obskit-bench, which runs the benchmarks of this
 // package and the packages' own benchmarks of their targets (arraycontainer's
