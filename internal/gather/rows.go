@@ -18,19 +18,20 @@ import (
 // cursor runs [PrefetchDistance] bytes ahead of the copy, across row boundaries,
 // and issues one prefetch per cache line, so that the lines of the next rows
 // are on their way while the current one is copied. The rows themselves move
-// with 16-byte vector moves, or with REP MOVSB from [movsFrom] bytes on CPUs
-// with fast string moves (ERMS), which the measurements preferred for rows of
-// 2 KiB and more.
+// with 16-byte vector moves, or with REP MOVSB from 2 KiB on CPUs with fast
+// string moves (ERMS), which the measurements preferred for rows that large.
+// docs/design.md records the measurements behind each choice.
 
 // PrefetchDistance is how far ahead of the copy, in bytes of the gathered
-// batch, the row kernel prefetches. 8 KiB was the best of 1-64 KiB for rows of
-// 256 B to 64 KiB on the benchmark machines (docs/performance.md).
+// batch, the row kernel prefetches. 8 KiB was the best of none and 1 to 32 KiB
+// for rows of 784 and 3136 bytes on the AMD EPYC of docs/performance.md
+// (bench's BenchmarkKernel/distance measures it on any machine).
 const PrefetchDistance = 8 << 10
 
 // Copy kinds of a [Strategy].
 const (
 	CopyAuto   = iota // the kernel's choice by row size and CPU
-	CopyVector        // 16-byte vector moves (8-byte words on arm64)
+	CopyVector        // 16-byte moves (SSE2 on amd64, register pairs on arm64)
 	CopyMovs          // REP MOVSB (amd64; elsewhere CopyVector)
 	CopyStream        // vector loads and non-temporal stores (amd64; elsewhere CopyVector)
 	CopyGo            // one copy() (Go's memmove) per row, no prefetch: the kernel before this one
@@ -45,10 +46,6 @@ type Strategy struct {
 	// Copy is one of the Copy kinds.
 	Copy int
 }
-
-// HasKernel reports whether the row kernel runs in assembly on this build
-// (amd64 and arm64 without the purego tag). Without it rows move with copy().
-const HasKernel = hasKernel
 
 // Rows copies the n bytes at base+idx[j]*stride of src to dst[j*n:], for every
 // j, with the strategy s. It is the row kernel on bytes, for benchmarks; Gather
