@@ -102,7 +102,7 @@ func rowsWith[E Elem](d, src []E, base, sa, n int, idx []int, s Strategy) {
 	case dist == 0:
 		dist = PrefetchDistance
 	case dist < 0:
-		dist = math.MinInt64 / 2 // the budget never turns positive
+		dist = math.MinInt / 2 // the budget never turns positive
 	}
 	movs, stream := movsFrom, 0
 	switch s.Copy {

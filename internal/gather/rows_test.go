@@ -2,6 +2,7 @@ package gather
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -95,11 +96,11 @@ func TestRowsOutOfBounds(t *testing.T) {
 		base, stride int
 		idx          []int
 	}{
-		{0, 10, []int{0, 9, 10}},  // the last row ends past src
-		{0, 10, []int{-1}},        // a negative index
-		{95, 10, []int{0}},        // the first row straddles the end
-		{50, -10, []int{0, 1, 6}}, // before the start
-		{0, 3, []int{1 << 40}},    // far past the end
+		{0, 10, []int{0, 9, 10}},   // the last row ends past src
+		{0, 10, []int{-1}},         // a negative index
+		{95, 10, []int{0}},         // the first row straddles the end
+		{50, -10, []int{0, 1, 6}},  // before the start
+		{0, 3, []int{math.MaxInt}}, // far past the end
 	} {
 		name := fmt.Sprintf("base %d stride %d idx %v", c.base, c.stride, c.idx)
 		func() {
@@ -123,10 +124,10 @@ func TestInBounds(t *testing.T) {
 		{100, 0, 10, 10, []int{10}, false},
 		{100, 90, -10, 10, []int{0, 9}, true},
 		{100, 90, -10, 10, []int{10}, false},
-		{100, 5, 0, 10, []int{1 << 62}, true}, // broadcast: every index reads the same row
+		{100, 5, 0, 10, []int{math.MaxInt}, true}, // broadcast: every index reads the same row
 		{100, 0, 10, 101, []int{0}, false},
 		{100, -1, 10, 10, []int{1}, false},
-		{100, 0, 1 << 40, 10, []int{0}, false},
+		{100, 0, math.MaxInt, 10, []int{0}, false},
 		{100, 0, 10, 10, nil, true},
 	} {
 		if got := inBounds(c.size, c.base, c.sa, c.n, c.idx); got != c.want {
