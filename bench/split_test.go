@@ -52,7 +52,10 @@ func BenchmarkSplit(b *testing.B) {
 				idx    []int
 				lo, hi int
 			}
-			work, done, stop := make(chan job), make(chan struct{}), make(chan struct{})
+			// Buffered both ways, so that neither side parks on a send: a
+			// goroutine parked on a send is woken onto the receiver's core
+			// and waits there until the receiver yields (see internal/handoff).
+			work, done, stop := make(chan job, 1), make(chan struct{}, 1), make(chan struct{})
 			defer close(stop)
 			go func() {
 				for {
