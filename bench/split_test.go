@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/bench/internal/cref"
 	"github.com/obskit/obskit/internal/gather"
 	"github.com/obskit/obskit/internal/handoff"
 	"github.com/obskit/obskit/obsdim"
@@ -27,6 +28,11 @@ var splitRows = []int{32, 64, 128, 256, 512, 1024, 2048, 4096}
 // off work; the benchmark's goroutine gathers the first half itself and waits
 // for the second. The kit starts no goroutine here: a split is for the
 // pipeline that runs the kit's workers to make (see docs/design.md).
+//
+// With cgo the same split runs in C ("c-two": each goroutine copies its half
+// with the C reference's memcpy and 8 KiB prefetch cursor, on its own thread)
+// beside C on one thread ("c-one"): x-c-one / x-c-two is the speedup the
+// memory system gives two cores in the same run, the ceiling of the kit's.
 func BenchmarkSplit(b *testing.B) {
 	a, err := arraycontainer.Zeros[float32]([]int{Obs, Width}, obsdim.First)
 	if err != nil {
@@ -49,6 +55,7 @@ func BenchmarkSplit(b *testing.B) {
 			two, one := make([]float32, rows*Width), make([]float32, rows*Width)
 
 			type job struct {
+				part   func(idx []int, lo, hi int)
 				idx    []int
 				lo, hi int
 			}
@@ -63,22 +70,37 @@ func BenchmarkSplit(b *testing.B) {
 					if stopped {
 						return
 					}
-					gather.GatherPart(two, data, shape, strides, 0, 0, j.idx, j.lo, j.hi)
+					j.part(j.idx, j.lo, j.hi)
 					done <- struct{}{}
 				}
 			}()
-			paired(b,
-				side{"two", bytes, func(k int) {
-					idx := batches[k%nb]
-					half := len(idx) / 2
-					work <- job{idx, half, len(idx)}
-					gather.GatherPart(two, data, shape, strides, 0, 0, idx, 0, half)
-					handoff.Recv(done, stop)
-				}},
-				side{"one", bytes, func(k int) {
-					gather.Gather(one, data, shape, strides, 0, 0, batches[(k+nb/2)%nb])
-				}},
-			)
+			// split gathers idx with part, the second half on the other
+			// goroutine.
+			split := func(part func(idx []int, lo, hi int), idx []int) {
+				half := len(idx) / 2
+				work <- job{part, idx, half, len(idx)}
+				part(idx, 0, half)
+				handoff.Recv(done, stop)
+			}
+			kit := func(idx []int, lo, hi int) { gather.GatherPart(two, data, shape, strides, 0, 0, idx, lo, hi) }
+			sides := []side{
+				{"two", bytes, func(k int) { split(kit, batches[k%nb]) }},
+				{"one", bytes, func(k int) { gather.Gather(one, data, shape, strides, 0, 0, batches[(k+nb/2)%nb]) }},
+			}
+			if cref.Available {
+				raw, n := asBytes(data), Width*4
+				c1, c2 := make([]byte, rows*n), make([]byte, rows*n)
+				c := func(idx []int, lo, hi int) {
+					cref.RowsDist(c2[lo*n:hi*n], raw, n, n, idx[lo:hi], gather.PrefetchDistance)
+				}
+				sides = append(sides,
+					side{"c-two", bytes, func(k int) { split(c, batches[(k+nb/4)%nb]) }},
+					side{"c-one", bytes, func(k int) {
+						cref.RowsDist(c1, raw, n, n, batches[(k+3*nb/4)%nb], gather.PrefetchDistance)
+					}},
+				)
+			}
+			paired(b, sides...)
 		})
 	}
 }

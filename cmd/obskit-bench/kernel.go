@@ -19,9 +19,13 @@ type sideTable struct {
 	Label        string   // the row's label when the prefix names one benchmark
 	Sides        []string // the sides, as in "<side>-MB/s"
 	Heads        []string // their column heads
-	// Ratio, when set, adds a column with the median of this metric.
-	Ratio, RatioHead string
+	// Ratios add columns of ratios, each the median of a metric or of one
+	// metric over another run by run.
+	Ratios []ratioColumn
 }
+
+// A ratioColumn is a column of the median of Num, or of Num / Den run by run.
+type ratioColumn struct{ Head, Num, Den string }
 
 // kernelTableDefs are the experiments of the row kernel (BenchmarkKernel) and
 // the split batch (BenchmarkSplit), shown per machine.
@@ -47,10 +51,10 @@ var kernelTableDefs = []sideTable{
 		Sides: []string{"kit", "kit-4k", "copy", "copy-4k"},
 		Heads: []string{"kernel, 2 MiB pages", "kernel, 4 KiB pages", "copy(), 2 MiB pages", "copy(), 4 KiB pages"}},
 	{Title: "A batch split across two goroutines", Bench: "BenchmarkSplit",
-		Intro:  "One shuffled batch of float32 rows gathered by two goroutines, each calling `gather.GatherPart` for half of it, against one goroutine calling `gather.Gather`, GB/s; the speedup is one's time over two's, alternating. The split pays where the speedup passes 1.",
+		Intro:  "One shuffled batch of float32 rows gathered by two goroutines, each calling `gather.GatherPart` for half of it, against one goroutine calling `gather.Gather`, GB/s; the speedup is one's time over two's, alternating. The split pays where the speedup passes 1. The same split in C (two threads each copying half with `memcpy` and the kernel's prefetch cursor, against one) shows what the memory system gives two cores in the same run.",
 		Prefix: "BenchmarkSplit/", RowHead: "rows per batch",
-		Sides: []string{"one", "two"}, Heads: []string{"one goroutine", "two goroutines"},
-		Ratio: "x-one", RatioHead: "speedup"},
+		Sides: []string{"one", "two", "c-one", "c-two"}, Heads: []string{"one goroutine", "two goroutines", "C, one thread", "C, two threads"},
+		Ratios: []ratioColumn{{"speedup", "x-one", ""}, {"C's speedup", "x-c-one", "x-c-two"}}},
 }
 
 // kernelTables writes the tables of kernelTableDefs that r measured.
@@ -69,8 +73,8 @@ func kernelTables(b *strings.Builder, r *Results) {
 		}
 		fmt.Fprintf(b, "\n**%s.** %s\n\n", t.Title, t.Intro)
 		heads := append([]string{t.RowHead}, t.Heads...)
-		if t.Ratio != "" {
-			heads = append(heads, t.RatioHead)
+		for _, c := range t.Ratios {
+			heads = append(heads, c.Head)
 		}
 		fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(heads, " | "), strings.Repeat(" --- |", len(heads)))
 		for _, row := range rows {
@@ -79,9 +83,12 @@ func kernelTables(b *strings.Builder, r *Results) {
 			for _, side := range t.Sides {
 				cells = append(cells, gbps(r.Benchmarks[key][side+"-MB/s"]))
 			}
-			if t.Ratio != "" {
-				m := newMeasure("", r.Benchmarks[key][t.Ratio])
-				cells = append(cells, spread(m))
+			for _, c := range t.Ratios {
+				runs := r.Benchmarks[key][c.Num]
+				if c.Den != "" {
+					runs = ratios(runs, r.Benchmarks[key][c.Den])
+				}
+				cells = append(cells, spread(newMeasure("", runs)))
 			}
 			fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 		}
