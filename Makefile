@@ -44,16 +44,19 @@ bench: $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 
 # The same workloads against NumPy, PyTorch and scikit-learn (bench/peers.py run
-# with PYTHON), a table of ratios, bench/results.json, and then the charts and the
-# generated section of docs/performance.md (make chart).
+# with PYTHON), a table of ratios, this machine's results file in bench/results/
+# (one file per machine, named after its CPU: a run replaces its own machine's
+# figures and keeps the others'), and then the charts and the generated section
+# of docs/performance.md (make chart).
 compare: $(BIN)/obskit-bench
-	$(BIN)/obskit-bench compare -count $(COUNT) -python $(PYTHON) -out bench/results.json $(BENCHFLAGS)
+	$(BIN)/obskit-bench compare -count $(COUNT) -python $(PYTHON) -out bench/results/ $(BENCHFLAGS)
 	$(MAKE) chart
 
-# Redraws docs/performance*.png and the generated section of docs/performance.md
-# from bench/results.json, without measuring.
+# Redraws docs/performance-<machine>*.png and the generated section of
+# docs/performance.md, a section per machine, from bench/results/, without
+# measuring.
 chart: $(BIN)/obskit-bench
-	$(BIN)/obskit-bench report -in bench/results.json
+	$(BIN)/obskit-bench report -in bench/results -charts docs
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

@@ -6,16 +6,17 @@
 // # Running it
 //
 //	make bench      # every hot path beside its baseline, then the issues' speed targets
-//	make compare    # the same, plus NumPy, PyTorch and scikit-learn; writes results.json
-//	make chart      # redraws docs/performance*.png and docs/performance.md from results.json
+//	make compare    # the same, plus NumPy, PyTorch and scikit-learn; writes results/<machine>.json
+//	make chart      # redraws docs/performance*.png and docs/performance.md from results/
 //
 // The make targets run cmd/obskit-bench, which runs the benchmarks of this
-// package and the packages' own benchmarks of their targets (arraycontainer's
-// BenchmarkPaired, subset's BenchmarkShuffled and BenchmarkViewOfViews, stream's
-// BenchmarkParallelMapSpeedup, npy's BenchmarkOpen) with go test, and
-// bench/peers.py with Python. To run this package alone:
+// package and the packages' own benchmarks of their targets (subset's
+// BenchmarkShuffled and BenchmarkViewOfViews, stream's
+// BenchmarkParallelMapSpeedup, npy's BenchmarkOpen, the provider's
+// BenchmarkEpochRatio) with go test, and bench/peers.py with Python. To run
+// this module's benchmarks alone, from the repository root:
 //
-//	go test -run '^$' -bench . -benchmem ./bench/
+//	go test -C bench -run '^$' -bench . -benchmem ./
 //
 // # The workloads
 //
@@ -27,7 +28,18 @@
 //
 //   - BenchmarkGather: Array.GetObsInto per element type (float32, float64,
 //     uint8) and layout (observation-first, observation-last, and after the
-//     relayout ObsFirst);
+//     relayout ObsFirst); the observation-first gathers also beside the C
+//     reference (internal/cref: the same rows copied by C's memcpy, alone,
+//     prefetching two rows ahead, and with the row kernel's prefetch cursor);
+//   - BenchmarkPaired and BenchmarkObsFirst: issue 2's gathers against their
+//     baselines on the thread's CPU clock (internal/cpuclock), and the
+//     relayout;
+//   - BenchmarkKernel: the row kernel's experiments, where a shuffled gather's
+//     time goes on the machine at hand (row size, prefetch distance, copy
+//     routine and non-temporal stores, huge pages);
+//   - BenchmarkSplit: one batch gathered by two goroutines
+//     (gather.GatherPart) against one, from 32 to 4096 rows, beside the same
+//     split in C;
 //   - BenchmarkTuple: batches of an (X, y) tuple, beside X alone;
 //   - BenchmarkSubset: batches of the training view of a shuffled 80/20 split;
 //   - BenchmarkEpoch: one shuffled epoch of the (X, y) tuple through

@@ -6,7 +6,9 @@ import (
 	"unsafe"
 
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/bench/internal/cref"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/gather"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/subset"
 )
@@ -47,6 +49,36 @@ func copySide[E any](src []E, bytes int64) side {
 	}}
 }
 
+// cSides are the C reference's sides of an observation-first gather from src
+// (Obs rows of Width elements): the same shuffled batches copied row by row
+// with C's memcpy, without prefetch ("c-memcpy"), prefetching each row two rows
+// ahead ("c-prefetch", the usual way), and with the row kernel's own algorithm
+// in C, a cursor prefetching 8 KiB ahead along the gathered rows ("c-kernel").
+// Each reads batches at its own phase, apart from the kit's and each other's.
+// Without cgo there are none, and the benchmark says so.
+func cSides[E any](b *testing.B, src []E, batches [][]int, bytes int64) []side {
+	if !cref.Available {
+		b.Log("no C reference: built without cgo")
+		return nil
+	}
+	raw := asBytes(src)
+	n := len(raw) / Obs
+	nb := len(batches)
+	buf := func() []byte { return make([]byte, bytes) }
+	d1, d2, d3 := buf(), buf(), buf()
+	return []side{
+		{"c-memcpy", bytes, func(k int) { cref.Rows(d1, raw, n, n, batches[(k+nb/4)%nb], 0) }},
+		{"c-prefetch", bytes, func(k int) { cref.Rows(d2, raw, n, n, batches[(k+nb/2)%nb], 2) }},
+		{"c-kernel", bytes, func(k int) { cref.RowsDist(d3, raw, n, n, batches[(k+3*nb/4)%nb], gather.PrefetchDistance) }},
+	}
+}
+
+// asBytes views the elements of s as bytes.
+func asBytes[E any](s []E) []byte {
+	var e E
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(e)))
+}
+
 // BenchmarkGather gathers shuffled batches of 128 observations from a 60000 x 784
 // array of each element type, in each layout, beside copy() of the same bytes:
 //
@@ -57,7 +89,9 @@ func copySide[E any](src []E, bytes int64) side {
 //   - relaid: the last array after its one-pass relayout, Array.ObsFirst.
 //
 // copy() reads the array being gathered. x-copy is the gather's throughput as a
-// multiple of copy()'s.
+// multiple of copy()'s. The observation-first gathers also run beside the C
+// reference (cSides): x-c-memcpy, x-c-prefetch and x-c-kernel are the kit's
+// throughput as a multiple of C's copying the same rows.
 func BenchmarkGather(b *testing.B) {
 	b.Run("float32", gatherLayouts(func(i int) float32 { return float32(i % 251) }))
 	b.Run("float64", gatherLayouts(func(i int) float64 { return float64(i % 251) }))
@@ -90,7 +124,11 @@ func gatherLayouts[E arraycontainer.Number](val func(int) E) func(*testing.B) {
 			a    *arraycontainer.Array[E]
 		}{{"first", first}, {"last", last}, {"relaid", relaid}} {
 			b.Run(c.name, func(b *testing.B) {
-				paired(b, gatherSide("kit", c.a, batches, 0, bytes), copySide(c.a.Data(), bytes))
+				sides := []side{gatherSide("kit", c.a, batches, 0, bytes), copySide(c.a.Data(), bytes)}
+				if c.name == "first" {
+					sides = append(sides, cSides(b, c.a.Data(), batches, bytes)...)
+				}
+				paired(b, sides...)
 			})
 		}
 	}

@@ -4,6 +4,9 @@ go 1.24.0
 
 replace github.com/obskit/obskit => ../
 
-require github.com/obskit/obskit v0.0.0
+require (
+	github.com/obskit/obskit v0.0.0
+	golang.org/x/sys v0.41.0
+)
 
 require golang.org/x/exp v0.0.0-20260209203927-2842357ff358 // indirect

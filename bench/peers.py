@@ -277,6 +277,9 @@ def main():
         s.versions["numpy"] = np.__version__
         try:
             import torch
+            # The peers run on one thread, as obskit's gather does: PyTorch
+            # would otherwise use every core for index_select on some builds.
+            torch.set_num_threads(1)
             s.versions["torch"] = torch.__version__
             s.versions["torch_threads"] = str(torch.get_num_threads())
         except ImportError as e:

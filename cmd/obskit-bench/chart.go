@@ -21,6 +21,7 @@ var kinds = []kindStyle{
 	{"numpy", "NumPy", color.RGBA{0xff, 0x7f, 0x0e, 0xff}},
 	{"torch", "PyTorch", color.RGBA{0xd6, 0x27, 0x28, 0xff}},
 	{"sklearn", "scikit-learn", color.RGBA{0x2c, 0xa0, 0x2c, 0xff}},
+	{"c", "C reference (in the Go benchmark)", color.RGBA{0x94, 0x67, 0xbd, 0xff}},
 }
 
 type kindStyle struct {

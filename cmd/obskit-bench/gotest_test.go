@@ -43,15 +43,33 @@ func TestParseBench(t *testing.T) {
 	}
 }
 
+func TestGoRunRuns(t *testing.T) {
+	g := goRun{Pkg: "bench", Bench: ".", Skip: "^BenchmarkKernel$"}
+	for _, tc := range []struct {
+		pkg, bench string
+		want       bool
+	}{
+		{"bench", "BenchmarkGather/float32/first", true},
+		{"bench", "BenchmarkKernel/rows/64", false},
+		{"bench", "BenchmarkKernelX", true},
+		{"npy", "BenchmarkOpen", false},
+	} {
+		if got := g.runs(tc.pkg, tc.bench); got != tc.want {
+			t.Errorf("%+v runs %s %s = %v, want %v", g, tc.pkg, tc.bench, got, tc.want)
+		}
+	}
+}
+
 func TestGoRunArgs(t *testing.T) {
 	tests := []struct {
 		run   goRun
 		quick bool
 		want  string
 	}{
-		{goRun{"bench", ".", ""}, false, "go test -C bench -run '^$' -bench . -count 5 -benchmem -timeout 60m ./"},
-		{goRun{"subset", "^BenchmarkShuffled$", "3x"}, false, "go test -run '^$' -bench '^BenchmarkShuffled$' -benchtime 3x -count 5 -benchmem -timeout 60m ./subset/"},
-		{goRun{"subset", "^BenchmarkShuffled$", "3x"}, true, "go test -run '^$' -bench '^BenchmarkShuffled$' -benchtime 1x -count 5 -benchmem -timeout 60m ./subset/"},
+		{goRun{Pkg: "bench", Bench: "."}, false, "go test -C bench -run '^$' -bench . -count 5 -benchmem -timeout 60m ./"},
+		{goRun{Pkg: "bench", Bench: ".", Skip: "^BenchmarkKernel$"}, false, "go test -C bench -run '^$' -bench . -skip '^BenchmarkKernel$' -count 5 -benchmem -timeout 60m ./"},
+		{goRun{Pkg: "subset", Bench: "^BenchmarkShuffled$", Benchtime: "3x"}, false, "go test -run '^$' -bench '^BenchmarkShuffled$' -benchtime 3x -count 5 -benchmem -timeout 60m ./subset/"},
+		{goRun{Pkg: "subset", Bench: "^BenchmarkShuffled$", Benchtime: "3x"}, true, "go test -run '^$' -bench '^BenchmarkShuffled$' -benchtime 1x -count 5 -benchmem -timeout 60m ./subset/"},
 	}
 	for _, tc := range tests {
 		if got := command("go", tc.run.args(5, tc.quick)); got != tc.want {

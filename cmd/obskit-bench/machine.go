@@ -8,19 +8,35 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/obskit/obskit/internal/gather"
 )
 
 // Machine describes where the figures were measured, read from the system
 // rather than typed by hand. Fields the system does not provide are empty.
 type Machine struct {
-	CPU        string `json:"cpu"`        // model name (/proc/cpuinfo)
-	CPUs       int    `json:"cpus"`       // logical CPUs the Go runtime sees
-	Caches     string `json:"caches"`     // cache sizes (lscpu)
+	CPU  string `json:"cpu"`  // model name (/proc/cpuinfo)
+	CPUs int    `json:"cpus"` // logical CPUs the Go runtime sees
+	// Family names the processor beyond its model name, which a virtual
+	// machine may shorten to "AMD EPYC": vendor, family, model and stepping
+	// (/proc/cpuinfo), and the microarchitecture where the family and model
+	// are known to this program.
+	Family string `json:"family,omitempty"`
+	// Features are the CPU features the gather kernels care about, of those
+	// /proc/cpuinfo lists: AVX2, AVX-512, ERMS and FSRM (fast REP MOVSB).
+	Features string `json:"features,omitempty"`
+	// Caches are the cache sizes: per core and shared, from sysfs, else the
+	// totals lscpu reports.
+	Caches string `json:"caches"`
+	// Kernel is how the row kernel copies rows on this machine
+	// (gather.Describe).
+	Kernel     string `json:"kernel,omitempty"`
 	Hypervisor string `json:"hypervisor"` // virtualization (lscpu), empty on bare metal
 	Memory     string `json:"memory"`     // MemTotal (/proc/meminfo)
 	OS         string `json:"os"`         // GOOS/GOARCH and kernel release
@@ -56,7 +72,12 @@ func (l LoadStats) String() string {
 func readMachine(ctx context.Context, goCmd string) Machine {
 	m := Machine{CPUs: runtime.NumCPU(), OS: runtime.GOOS + "/" + runtime.GOARCH}
 	m.LoadBefore, _ = loadAverage()
-	m.CPU = field(readFile("/proc/cpuinfo"), "model name")
+	m.Caches = sysCaches("/sys/devices/system/cpu/cpu0/cache")
+	cpuinfo := readFile("/proc/cpuinfo")
+	m.CPU = field(cpuinfo, "model name")
+	m.Family = family(cpuinfo)
+	m.Features = features(field(cpuinfo, "flags"))
+	m.Kernel = gather.Describe()
 	if kb, err := strconv.Atoi(strings.Fields(field(readFile("/proc/meminfo"), "MemTotal") + " 0")[0]); err == nil && kb > 0 {
 		m.Memory = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
 	}
@@ -66,13 +87,15 @@ func readMachine(ctx context.Context, goCmd string) Machine {
 	if out, err := exec.CommandContext(ctx, "lscpu").Output(); err == nil {
 		ls := string(out)
 		m.CPU = cmp.Or(m.CPU, field(ls, "Model name"))
-		var caches []string
-		for _, c := range []string{"L1d", "L2", "L3"} {
-			if v := field(ls, c+" cache"); v != "" {
-				caches = append(caches, c+" "+v)
+		if m.Caches == "" {
+			var caches []string
+			for _, c := range []string{"L1d", "L2", "L3"} {
+				if v := field(ls, c+" cache"); v != "" {
+					caches = append(caches, c+" "+v)
+				}
 			}
+			m.Caches = strings.Join(caches, ", ")
 		}
-		m.Caches = strings.Join(caches, ", ")
 		m.Hypervisor = field(ls, "Hypervisor vendor")
 	}
 	if out, err := exec.CommandContext(ctx, goCmd, "env", "GOVERSION").Output(); err == nil {
@@ -83,6 +106,158 @@ func readMachine(ctx context.Context, goCmd string) Machine {
 		m.HugePages = thp[i+1 : j]
 	}
 	return m
+}
+
+// String describes the machine in one line, as bench and compare print it
+// before they measure.
+func (m Machine) String() string {
+	var b strings.Builder
+	b.WriteString(cmp.Or(m.CPU, "unknown CPU"))
+	if m.Family != "" {
+		fmt.Fprintf(&b, " (%s)", m.Family)
+	}
+	fmt.Fprintf(&b, ", %d logical CPUs", m.CPUs)
+	for _, s := range []string{m.Caches, m.Features} {
+		if s != "" {
+			b.WriteString("; " + s)
+		}
+	}
+	if m.Hypervisor != "" {
+		fmt.Fprintf(&b, "; a %s virtual machine", m.Hypervisor)
+	}
+	if m.Kernel != "" {
+		b.WriteString("; row kernel: " + m.Kernel)
+	}
+	return b.String()
+}
+
+// family names the first processor of a /proc/cpuinfo: vendor, family, model,
+// stepping and, where known, the microarchitecture.
+func family(cpuinfo string) string {
+	vendor := field(cpuinfo, "vendor_id")
+	fam, err1 := strconv.Atoi(field(cpuinfo, "cpu family"))
+	model, err2 := strconv.Atoi(field(cpuinfo, "model"))
+	if vendor == "" || err1 != nil || err2 != nil {
+		return ""
+	}
+	s := fmt.Sprintf("%s family %d model %d", vendor, fam, model)
+	if st := field(cpuinfo, "stepping"); st != "" {
+		s += " stepping " + st
+	}
+	if u := microarch(vendor, fam, model); u != "" {
+		s += ", " + u
+	}
+	return s
+}
+
+// microarch names the microarchitecture of the families the benchmarks have
+// run on and their neighbours; others are left unnamed.
+func microarch(vendor string, fam, model int) string {
+	switch vendor {
+	case "AuthenticAMD":
+		switch {
+		case fam == 0x17 && model < 0x30:
+			return "Zen / Zen+"
+		case fam == 0x17:
+			return "Zen 2"
+		case fam == 0x19 && (model < 0x10 || model >= 0x20 && model < 0x60):
+			return "Zen 3"
+		case fam == 0x19:
+			return "Zen 4"
+		case fam == 0x1a:
+			return "Zen 5"
+		}
+	case "GenuineIntel":
+		if fam == 6 {
+			return map[int]string{85: "Skylake-SP / Cascade Lake", 106: "Ice Lake-SP", 143: "Sapphire Rapids",
+				207: "Emerald Rapids", 173: "Granite Rapids"}[model]
+		}
+	}
+	return ""
+}
+
+// features lists the flags of a /proc/cpuinfo "flags" line that decide how
+// the kernels copy: vector widths and fast string moves.
+func features(flags string) string {
+	have := map[string]bool{}
+	for _, f := range strings.Fields(flags) {
+		have[f] = true
+	}
+	var out []string
+	for _, f := range []struct{ flag, name string }{
+		{"avx2", "AVX2"}, {"avx512f", "AVX-512"}, {"erms", "ERMS"}, {"fsrm", "FSRM"},
+	} {
+		if have[f.flag] {
+			out = append(out, f.name)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return "features " + strings.Join(out, ", ")
+}
+
+// sysCaches describes the data and unified caches of one CPU from sysfs (dir
+// is /sys/devices/system/cpu/cpu0/cache): "L1d 48 KiB per core, L2 1 MiB per
+// core, L3 32 MiB shared by 2 CPUs". It is empty where sysfs has no caches.
+func sysCaches(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var out []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "index") {
+			continue
+		}
+		read := func(f string) string { return strings.TrimSpace(readFile(filepath.Join(dir, e.Name(), f))) }
+		typ, level, size := read("type"), read("level"), read("size")
+		if typ == "Instruction" || level == "" || size == "" {
+			continue
+		}
+		name := "L" + level
+		if typ == "Data" {
+			name += "d"
+		}
+		share := "per core"
+		if n := cpuCount(read("shared_cpu_list")); n > 1 {
+			share = fmt.Sprintf("shared by %d CPUs", n)
+		}
+		out = append(out, fmt.Sprintf("%s %s %s", name, kib(size), share))
+	}
+	return strings.Join(out, ", ")
+}
+
+// kib rewrites a sysfs cache size ("1024K") in KiB or MiB.
+func kib(size string) string {
+	n, err := strconv.Atoi(strings.TrimSuffix(size, "K"))
+	if err != nil || !strings.HasSuffix(size, "K") {
+		return size
+	}
+	if n >= 1024 && n%1024 == 0 {
+		return fmt.Sprintf("%d MiB", n/1024)
+	}
+	return fmt.Sprintf("%d KiB", n)
+}
+
+// cpuCount counts the CPUs of a sysfs CPU list such as "0-3,8".
+func cpuCount(list string) int {
+	n := 0
+	for _, part := range strings.Split(list, ",") {
+		lo, hi, found := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(lo)
+		if err1 != nil {
+			continue
+		}
+		b := a
+		if found {
+			if v, err := strconv.Atoi(hi); err == nil {
+				b = v
+			}
+		}
+		n += b - a + 1
+	}
+	return n
 }
 
 func readFile(path string) string {

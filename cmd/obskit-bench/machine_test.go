@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -35,5 +38,63 @@ func TestSampleLoad(t *testing.T) {
 	st := stop()
 	if st.Samples < 3 || st.Min > st.Max || st.Mean < st.Min-1e-9 || st.Mean > st.Max+1e-9 {
 		t.Errorf("sampleLoad() = %+v", st)
+	}
+}
+
+func TestFamily(t *testing.T) {
+	for _, tc := range []struct{ cpuinfo, want string }{
+		{"vendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\nstepping\t: 1\n",
+			"AuthenticAMD family 26 model 2 stepping 1, Zen 5"},
+		{"vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n", "GenuineIntel family 6 model 207, Emerald Rapids"},
+		{"vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 1\n", "GenuineIntel family 6 model 1"},
+		{"processor\t: 0\n", ""},
+	} {
+		if got := family(tc.cpuinfo); got != tc.want {
+			t.Errorf("family(%q) = %q, want %q", tc.cpuinfo, got, tc.want)
+		}
+	}
+}
+
+func TestFeatures(t *testing.T) {
+	if got, want := features("fpu sse2 avx2 erms avx512f avx512bw fsrm"), "features AVX2, AVX-512, ERMS, FSRM"; got != want {
+		t.Errorf("features = %q, want %q", got, want)
+	}
+	if got := features("fpu sse2"); got != "" {
+		t.Errorf("features without any = %q", got)
+	}
+}
+
+func TestSysCaches(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range [][4]string{
+		{"Data", "1", "48K", "0"}, {"Instruction", "1", "32K", "0"}, {"Unified", "2", "1024K", "0"}, {"Unified", "3", "32768K", "0-1"},
+	} {
+		d := filepath.Join(dir, fmt.Sprintf("index%d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j, f := range []string{"type", "level", "size", "shared_cpu_list"} {
+			if err := os.WriteFile(filepath.Join(d, f), []byte(c[j]+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got, want := sysCaches(dir), "L1d 48 KiB per core, L2 1 MiB per core, L3 32 MiB shared by 2 CPUs"; got != want {
+		t.Errorf("sysCaches = %q, want %q", got, want)
+	}
+	if got := sysCaches(filepath.Join(dir, "absent")); got != "" {
+		t.Errorf("sysCaches of no directory = %q", got)
+	}
+	if got := cpuCount("0-3,8,10-11"); got != 7 {
+		t.Errorf("cpuCount = %d, want 7", got)
+	}
+}
+
+func TestMachineString(t *testing.T) {
+	m := Machine{CPU: "AMD EPYC", CPUs: 2, Family: "AuthenticAMD family 26 model 2, Zen 5", Caches: "L2 1 MiB per core",
+		Features: "features ERMS", Hypervisor: "KVM", Kernel: "amd64 assembly"}
+	want := "AMD EPYC (AuthenticAMD family 26 model 2, Zen 5), 2 logical CPUs; L2 1 MiB per core; features ERMS; a KVM virtual machine; row kernel: amd64 assembly"
+	if got := m.String(); got != want {
+		t.Errorf("String() =\n %q\nwant\n %q", got, want)
 	}
 }

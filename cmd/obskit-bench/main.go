@@ -3,22 +3,27 @@
 // do):
 //
 //	obskit-bench bench   [-count N] [-quick]
-//	obskit-bench compare [-count N] [-quick] [-python /usr/bin/python3] [-out bench/results.json]
-//	obskit-bench report  [-in bench/results.json] [-doc docs/performance.md]
+//	obskit-bench compare [-count N] [-quick] [-python /usr/bin/python3] [-out bench/results/]
+//	obskit-bench report  [-in bench/results] [-doc docs/performance.md] [-charts docs]
 //
 // bench (make bench) runs the Go benchmarks of every hot path, each beside its
 // baseline in the same run (copy() of the same bytes for gathers and loops,
 // rand.Perm for splits), streams go test's output, and ends with the speed
 // targets of the issues and obskit's throughput against its limits.
 //
+// Both print the machine first: CPU model and microarchitecture, caches,
+// the CPU features the kernels care about, and how the row kernel copies on it.
+//
 // compare (make compare) runs the same Go benchmarks, then bench/peers.py with
 // Python (NumPy, PyTorch, scikit-learn on the same workloads and sizes), prints
 // one table of ratios obskit / peer (higher = obskit faster), says which peers
 // it skipped and why, and writes everything, with the machine it ran on, to a
-// JSON file.
+// JSON file: the machine's own file in a directory (bench/results/), so that
+// the figures of every machine measured are kept, one file each.
 //
-// report (make chart) draws the charts of a results file with gonum/plot and
-// rewrites the generated section of docs/performance.md from it.
+// report (make chart) draws the charts of each results file with gonum/plot
+// and rewrites the generated section of docs/performance.md, one section per
+// machine, newest first.
 package main
 
 import (
@@ -58,7 +63,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		count := fs.Int("count", 5, "runs of every benchmark (go test -count, peers.py --runs)")
 		quick := fs.Bool("quick", false, "one iteration of every benchmark, to test the pipeline (the figures mean nothing)")
 		goCmd := fs.String("go", "go", "the go command")
-		out := fs.String("out", "", "write the results to this JSON file")
+		out := fs.String("out", "", "write the results to this JSON file, or to the machine's file in this directory (a path ending in /)")
 		python, peers := new(string), new(string)
 		if cmd == "compare" {
 			python = fs.String("python", "/usr/bin/python3", "the Python interpreter of the peers (with numpy, torch, sklearn)")
@@ -75,25 +80,25 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		r, err := measure(ctx, *goCmd, cmd == "compare", *python, *peers, *count, *quick, stdout)
 		if *out != "" {
-			if serr := r.save(*out); serr != nil {
+			path := resultsPath(*out, r.Machine)
+			if serr := r.save(path); serr != nil {
 				return serr
 			}
-			fmt.Fprintf(stdout, "results written to %s\n", *out)
+			fmt.Fprintf(stdout, "results written to %s\n", path)
 		}
 		return err
 	case "report":
-		in := fs.String("in", "bench/results.json", "the results file")
+		in := fs.String("in", "bench/results", "the results file, or a directory of them (one per machine)")
 		doc := fs.String("doc", "docs/performance.md", "the document whose generated section is rewritten (empty: none)")
-		chart := fs.String("chart", "docs/performance.png", "the throughput chart of the GB/s workloads (empty: none)")
-		splits := fs.String("splits-chart", "docs/performance-splits.png", "the chart of the split workloads, Mobs/s (empty: none)")
+		charts := fs.String("charts", "docs", "the directory of the charts, two per machine: performance-<machine>.png (GB/s) and performance-<machine>-splits.png (Mobs/s) (empty: none)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		r, err := loadResults(*in)
+		rs, err := loadAll(*in)
 		if err != nil {
 			return err
 		}
-		return report(r, *doc, *chart, *splits)
+		return report(rs, *doc, *charts)
 	}
 	return fmt.Errorf("unknown command %q; %s", args[0], usage)
 }
@@ -116,6 +121,7 @@ func measure(ctx context.Context, goCmd string, compare bool, python, peers stri
 	r := &Results{Date: start, Count: count, Quick: quick}
 	stopLoad := sampleLoad(5 * time.Second)
 	r.Machine = readMachine(ctx, goCmd)
+	fmt.Fprintf(stdout, "Machine: %s\n", r.Machine)
 	samples, commands, failures := runGo(ctx, goCmd, goRuns, count, quick, stdout)
 	r.Benchmarks, r.Commands, r.Failures = samples, commands, failures
 	var py *peersOutput
@@ -142,10 +148,10 @@ func measure(ctx context.Context, goCmd string, compare bool, python, peers stri
 		return r, err
 	}
 	r.Workloads = ws
-	r.Targets = evaluate(targetDefs, samples, count)
-	r.Context = evaluate(contextDefs, samples, count)
+	r.Targets = evaluate(targetDefs, samples, ws, count, python)
+	r.Context = evaluate(contextDefs, samples, ws, count, python)
 
-	fmt.Fprintf(stdout, "\n%s, %d CPUs, load average %s, %s\n\n", r.Machine.CPU, r.Machine.CPUs, r.Machine.Load, r.Machine.Go)
+	fmt.Fprintf(stdout, "\nMachine: %s\nLoad average %s; %s\n\n", r.Machine, r.Machine.Load, r.Machine.Go)
 	printTargets(stdout, r.Targets, r.Context)
 	fmt.Fprintln(stdout)
 	printComparison(stdout, r, compare)
@@ -155,28 +161,33 @@ func measure(ctx context.Context, goCmd string, compare bool, python, peers stri
 	return r, nil
 }
 
-// report draws the charts of r and rewrites the generated section of doc, with
-// links to the charts relative to the document.
-func report(r *Results, doc, chart, splits string) error {
-	var links []chartLink
-	for _, c := range []struct{ unit, title, path string }{
-		{"GB/s", "Gathers and batch loops: 60000 x 784, batches of 128", chart},
-		{"Mobs/s", "Shuffled split and 10 folds of 10,000,000 observations", splits},
-	} {
-		if c.path == "" {
-			continue
+// report draws the charts of every results file of rs into the directory
+// charts and rewrites the generated section of doc, one section per machine,
+// with links to the charts relative to the document.
+func report(rs []*Results, doc, charts string) error {
+	links := map[*Results][]chartLink{}
+	for _, r := range rs {
+		if charts == "" {
+			break
 		}
-		if err := writeChart(r, c.unit, c.title, c.path); err != nil {
-			return fmt.Errorf("%s: %w", c.path, err)
+		slug := r.Machine.Slug()
+		for _, c := range []struct{ unit, title, file string }{
+			{"GB/s", "Gathers and batch loops: 60000 x 784, batches of 128", "performance-" + slug + ".png"},
+			{"Mobs/s", "Shuffled split and 10 folds of 10,000,000 observations", "performance-" + slug + "-splits.png"},
+		} {
+			path := filepath.Join(charts, c.file)
+			if err := writeChart(r, c.unit, c.title+", "+r.Machine.CPU, path); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			rel, err := filepath.Rel(filepath.Dir(doc), path)
+			if err != nil {
+				rel = path
+			}
+			links[r] = append(links[r], chartLink{c.title + " (" + c.unit + ")", filepath.ToSlash(rel)})
 		}
-		rel, err := filepath.Rel(filepath.Dir(doc), c.path)
-		if err != nil {
-			rel = c.path
-		}
-		links = append(links, chartLink{c.title + " (" + c.unit + ")", filepath.ToSlash(rel)})
 	}
 	if doc == "" {
 		return nil
 	}
-	return updateDoc(doc, r, links)
+	return updateDoc(doc, rs, links)
 }

@@ -28,8 +28,8 @@ func fakeResults(t *testing.T) *Results {
 		Python:    &PythonInfo{Interpreter: "/usr/bin/python3", Versions: p.Versions},
 		Skipped:   p.Skipped,
 		Workloads: ws,
-		Targets:   evaluate(targetDefs[:1], fakeSamples(), 2),
-		Context:   evaluate(contextDefs[:1], fakeSamples(), 2),
+		Targets:   evaluate(targetDefs[:1], fakeSamples(), ws, 2, "/usr/bin/python3"),
+		Context:   evaluate(contextDefs[:1], fakeSamples(), ws, 2, "/usr/bin/python3"),
 	}
 }
 
@@ -68,6 +68,79 @@ func TestMarkdown(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// A directory of results files, one per machine, makes one section per
+// machine, newest first.
+func TestReportMachines(t *testing.T) {
+	dir := t.TempDir()
+	old, cur := fakeResults(t), fakeResults(t)
+	old.Machine.CPU, old.Date = "Old CPU", old.Date.Add(-time.Hour)
+	cur.Machine.Family = "AuthenticAMD family 26 model 2, Zen 5"
+	for _, r := range []*Results{old, cur} {
+		if err := r.save(resultsPath(dir+"/", r.Machine)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := loadAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || rs[0].Machine.CPU != "Test CPU" {
+		t.Fatalf("loadAll = %d results, first %q; want 2, Test CPU first (newest)", len(rs), rs[0].Machine.CPU)
+	}
+	doc := document(rs, nil)
+	i, j := strings.Index(doc, "### Test CPU (Zen 5), 2 CPUs"), strings.Index(doc, "### Old CPU, 2 CPUs")
+	if i < 0 || j < i || !strings.Contains(doc, "Figures of 2 machines") {
+		t.Errorf("document of two machines:\n%s", doc)
+	}
+	if _, err := loadAll(t.TempDir()); err == nil {
+		t.Error("loadAll of an empty directory: no error")
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for _, tc := range []struct {
+		m    Machine
+		want string
+	}{
+		{Machine{CPU: "AMD EPYC", CPUs: 2, Family: "AuthenticAMD family 26 model 2 stepping 1, Zen 5"}, "amd-epyc-zen-5-2cpu"},
+		{Machine{CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}, "intel-xeon-processor-2cpu"},
+		{Machine{CPUs: 8}, "unknown-cpu-8cpu"},
+	} {
+		if got := tc.m.Slug(); got != tc.want {
+			t.Errorf("Slug(%+v) = %q, want %q", tc.m, got, tc.want)
+		}
+	}
+	if got := resultsPath("out.json", Machine{CPU: "x", CPUs: 1}); got != "out.json" {
+		t.Errorf("resultsPath of a file = %q", got)
+	}
+}
+
+func TestKernelTables(t *testing.T) {
+	r := fakeResults(t)
+	r.Benchmarks = Samples{
+		"bench BenchmarkKernel/rows/3136": {"kit-MB/s": {20000, 22000, 21000}, "go-MB/s": {9000, 9000, 9000}},
+		"bench BenchmarkKernel/rows/64":   {"kit-MB/s": {9000}},
+		"bench BenchmarkKernel/pages":     {"kit-MB/s": {15000}, "copy-4k-MB/s": {24000}},
+		"bench BenchmarkSplit/1024":       {"one-MB/s": {10000, 10000}, "two-MB/s": {17000, 19000}, "x-one": {1.7, 1.9}, "x-c-one": {2, 2}, "x-c-two": {1, 2}},
+	}
+	var b strings.Builder
+	kernelTables(&b, r)
+	md := b.String()
+	for _, want := range []string{
+		"| row bytes | kernel | go copy() | no prefetch | C memcpy | C prefetch 2 rows | C 8 KiB cursor |",
+		"| 64 | 9.00 | - | - | - | - | - |\n| 3136 | 21.0 | 9.00 | - | - | - | - |",
+		"| 3136 bytes | 15.0 | - | - | 24.0 |",
+		"| 1024 | 10.0 | 18.0 | - | - | 1.80 (1.70 - 1.90) | 1.50 (1.00 - 2.00) |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("kernel tables lack %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "Prefetch distance") {
+		t.Errorf("kernel tables show a table that was not measured:\n%s", md)
 	}
 }
 
@@ -122,16 +195,17 @@ func TestReport(t *testing.T) {
 	if err := os.WriteFile(doc, []byte("# perf\n"+beginMarker+"\n"+endMarker+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	chart := filepath.Join(dir, "docs", "perf.svg")
-	splits := filepath.Join(dir, "docs", "splits.svg")
-	err := run(context.Background(), []string{"report", "-in", in, "-doc", doc, "-chart", chart, "-splits-chart", splits}, &bytes.Buffer{})
+	charts := filepath.Join(dir, "docs")
+	err := run(context.Background(), []string{"report", "-in", in, "-doc", doc, "-charts", charts}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	chart := filepath.Join(charts, "performance-test-cpu-2cpu.png")
+	splits := filepath.Join(charts, "performance-test-cpu-2cpu-splits.png")
 	for path, wants := range map[string][]string{
-		chart:  {"<svg", ">gather<", ">obskit<", ">NumPy X[idx]<", ">copy()<", "GB/s, median of 2 runs"},
-		splits: {"<svg", ">split<", ">scikit-learn train_test_split<", ">rand.Perm<", "Mobs/s"},
-		doc:    {"# perf", "](perf.svg)", "](splits.svg)", "NumPy X[idx]"},
+		chart:  {"PNG"},
+		splits: {"PNG"},
+		doc:    {"# perf", "](performance-test-cpu-2cpu.png)", "](performance-test-cpu-2cpu-splits.png)", "NumPy X[idx]", "### Test CPU, 2 CPUs, 2026-03-01 12:00 UTC"},
 	} {
 		data, err := os.ReadFile(path)
 		if err != nil {

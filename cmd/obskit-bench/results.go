@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
 // Results is everything one run of the suite measured: the machine, the commands,
-// every benchmark value, and what was derived from them. It is the file
-// bench/results.json, from which report draws the tables and the chart.
+// every benchmark value, and what was derived from them. It is a machine's file
+// in bench/results/, from which report draws that machine's tables and charts.
 type Results struct {
 	Date     time.Time `json:"date"`
 	Duration string    `json:"duration"`
@@ -79,6 +81,75 @@ func (r *Results) save(path string) error {
 		return err
 	}
 	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// Slug names the machine in file names, from its CPU model, microarchitecture
+// and number of CPUs: "amd-epyc-zen-5-2cpu". Results of one machine replace
+// each other; those of others sit beside them.
+func (m Machine) Slug() string {
+	name := m.CPU
+	if _, u, ok := strings.Cut(m.Family, ", "); ok {
+		name += " " + u
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(strings.NewReplacer("(r)", "", "(tm)", "").Replace(strings.ToLower(name))) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	slug := strings.TrimSuffix(b.String(), "-")
+	if slug == "" {
+		slug = "unknown-cpu"
+	}
+	return fmt.Sprintf("%s-%dcpu", slug, m.CPUs)
+}
+
+// resultsPath is where compare writes the results of machine m: out itself,
+// or the machine's file in out when out is a directory (or ends in a slash).
+func resultsPath(out string, m Machine) string {
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() || strings.HasSuffix(out, "/") {
+		return filepath.Join(out, m.Slug()+".json")
+	}
+	return out
+}
+
+// loadAll reads the results file at path, or every .json file of the
+// directory at path, newest run first.
+func loadAll(path string) ([]*Results, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		r, err := loadResults(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*Results{r}, nil
+	}
+	files, err := filepath.Glob(filepath.Join(path, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var rs []*Results
+	for _, f := range files {
+		r, err := loadResults(f)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+	}
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("%s: no results files (*.json)", path)
+	}
+	slices.SortStableFunc(rs, func(a, b *Results) int { return b.Date.Compare(a.Date) })
+	return rs, nil
 }
 
 func loadResults(path string) (*Results, error) {

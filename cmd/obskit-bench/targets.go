@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
@@ -25,108 +26,206 @@ type Target struct {
 // A metricRef names a value reported by a Go benchmark.
 type metricRef struct{ Pkg, Bench, Unit string }
 
+// A peerRef names a peer measured by peers.py on a workload of the comparison.
+type peerRef struct{ Workload, Peer string }
+
 // A targetDef is a target and the benchmark metric that checks it.
 type targetDef struct {
 	Issue  int
 	What   string
 	Metric string
 	Ref    metricRef
-	Over   *metricRef // when set, the figure is Ref / Over (run by run)
-	Op     string     // ">=", "<=" or "<"
-	Want   float64
+	// Over, when set, makes the figure Ref / Over (run by run).
+	Over *metricRef
+	// Min, when set, makes the figure the smallest of Ref and these metrics,
+	// run by run: the kit's ratio to the fastest of several sides of one
+	// benchmark.
+	Min []metricRef
+	// Peer, when set, makes the figure obskit's throughput on the workload
+	// over the peer's median (each run of obskit over the peer's median); Ref
+	// is then unused. Without peers (make bench) it is not measured.
+	Peer *peerRef
+	Op   string // ">=", "<=" or "<"
+	Want float64
 }
 
-// targetDefs lists every speed target of issues 2, 3, 4, 5 and 7 with the
+// gatherTypes are the element types of the gather workloads.
+var gatherTypes = []string{"float32", "float64", "uint8"}
+
+// targetDefs lists every speed target of issues 2, 3, 4, 5, 7 and 11 with the
 // benchmark that measures it.
-var targetDefs = []targetDef{
-	{2, "observation-first gather of 60000x784 float32, shuffled batches of 128",
-		"throughput / copy() of the same bytes (thread CPU time, alternating)",
-		metricRef{"arraycontainer", "BenchmarkPaired/first-vs-copy", "speedup"}, nil, ">=", 0.95},
-	{2, "observation-first gather allocates nothing",
-		"allocs per batch",
-		metricRef{"bench", "BenchmarkGather/float32/first", "allocs/op"}, nil, "<=", 0},
-	{2, "observation-last gather at least as fast as a naive per-element loop",
-		"throughput / naive loop",
-		metricRef{"arraycontainer", "BenchmarkPaired/last-vs-naive", "speedup"}, nil, ">=", 1},
-	{2, "after relayout (ObsFirst), the same as observation-first",
-		"throughput / observation-first gather",
-		metricRef{"arraycontainer", "BenchmarkPaired/relaid-vs-first", "speedup"}, nil, ">=", 0.95},
-	{2, "an (X, y) tuple batch within 5% of gathering X alone",
-		"batches per second / X alone",
-		metricRef{"bench", "BenchmarkTuple", "x-X"}, nil, ">=", 0.95},
-	{3, "shuffled epoch of the (X, y) tuple through eachobs.Batches",
-		"throughput / copy() of the same bytes",
-		metricRef{"bench", "BenchmarkEpoch", "x-copy"}, nil, ">=", 0.9},
-	{3, "no allocation per batch: allocations of a 469-batch epoch are the pass's setup",
-		"allocs per epoch",
-		metricRef{"bench", "BenchmarkEpoch", "allocs/op"}, nil, "<=", 8},
-	{3, "Prefetch(1) with a loop body that costs as much as the gather (a linear layer's forward pass), 2 cores",
-		"epoch time / serial epoch time",
-		metricRef{"bench", "BenchmarkPrefetch/linear", "prefetch/serial"}, nil, "<=", 0.6},
-	{3, "the same with a compute-bound body (arithmetic that reads one value of the batch)",
-		"epoch time / serial epoch time",
-		metricRef{"bench", "BenchmarkPrefetch/compute", "prefetch/serial"}, nil, "<=", 0.6},
-	{4, "ParallelMap, 4 workers, 10,000 items of 100 µs CPU, order kept",
-		"serial time / parallel time",
-		metricRef{"stream", "BenchmarkParallelMapSpeedup", "speedup"}, nil, ">=", 1.6},
-	{5, "opening a 1 GiB .npy memory-mapped",
-		"ns per Open + Close",
-		metricRef{"npy", "BenchmarkOpen/1GiB", "ns/op"}, nil, "<", 1e6},
-	{5, "opening does not grow with the file size",
-		"Open of 64 GiB / Open of 1 MiB",
-		metricRef{"npy", "BenchmarkOpen/64GiB", "ns/op"}, &metricRef{"npy", "BenchmarkOpen/1MiB", "ns/op"}, "<=", 2},
-	{5, "shuffled batch loop over a mapped .npy (pages cached) vs in memory",
-		"throughput / in-memory loop",
-		metricRef{"bench", "BenchmarkMappedEpoch", "x-memory"}, nil, ">=", 0.9},
-	{7, "shuffled 80/20 split of 10,000,000 observations",
-		"time / rand.Perm of the same size",
-		metricRef{"subset", "BenchmarkShuffled/Split", "kit/perm"}, nil, "<=", 2},
-	{7, "shuffled 10 folds (all train and validation views) of 10,000,000",
-		"time / rand.Perm of the same size",
-		metricRef{"subset", "BenchmarkShuffled/KFolds", "kit/perm"}, nil, "<=", 2},
-	{7, "a view of views holds O(len(idx)) memory, not O(n): 100 indices into 10M",
-		"bytes allocated per build",
-		metricRef{"subset", "BenchmarkViewOfViews", "B/op"}, nil, "<=", 4096},
+var targetDefs = append([]targetDef{
+	{Issue: 2, What: "observation-first gather of 60000x784 float32, shuffled batches of 128",
+		Metric: "throughput / copy() of the same bytes (thread CPU time, alternating)",
+		Ref:    metricRef{"bench", "BenchmarkPaired/first-vs-copy", "speedup"}, Op: ">=", Want: 0.95},
+	{Issue: 2, What: "observation-first gather allocates nothing",
+		Metric: "allocs per batch",
+		Ref:    metricRef{"bench", "BenchmarkGather/float32/first", "allocs/op"}, Op: "<=", Want: 0},
+	{Issue: 2, What: "observation-last gather at least as fast as a naive per-element loop",
+		Metric: "throughput / naive loop",
+		Ref:    metricRef{"bench", "BenchmarkPaired/last-vs-naive", "speedup"}, Op: ">=", Want: 1},
+	{Issue: 2, What: "after relayout (ObsFirst), the same as observation-first",
+		Metric: "throughput / observation-first gather",
+		Ref:    metricRef{"bench", "BenchmarkPaired/relaid-vs-first", "speedup"}, Op: ">=", Want: 0.95},
+	{Issue: 2, What: "an (X, y) tuple batch within 5% of gathering X alone",
+		Metric: "batches per second / X alone",
+		Ref:    metricRef{"bench", "BenchmarkTuple", "x-X"}, Op: ">=", Want: 0.95},
+	{Issue: 3, What: "shuffled epoch of the (X, y) tuple through eachobs.Batches",
+		Metric: "throughput / copy() of the same bytes",
+		Ref:    metricRef{"bench", "BenchmarkEpoch", "x-copy"}, Op: ">=", Want: 0.9},
+	{Issue: 3, What: "no allocation per batch: allocations of a 469-batch epoch are the pass's setup",
+		Metric: "allocs per epoch",
+		Ref:    metricRef{"bench", "BenchmarkEpoch", "allocs/op"}, Op: "<=", Want: 8},
+	{Issue: 3, What: "Prefetch(1) with a loop body that costs as much as the gather (a linear layer's forward pass), 2 cores",
+		Metric: "epoch time / serial epoch time",
+		Ref:    metricRef{"bench", "BenchmarkPrefetch/linear", "prefetch/serial"}, Op: "<=", Want: 0.6},
+	{Issue: 3, What: "the same with a compute-bound body (arithmetic that reads one value of the batch)",
+		Metric: "epoch time / serial epoch time",
+		Ref:    metricRef{"bench", "BenchmarkPrefetch/compute", "prefetch/serial"}, Op: "<=", Want: 0.6},
+	{Issue: 4, What: "ParallelMap, 4 workers, 10,000 items of 100 µs CPU, order kept",
+		Metric: "serial time / parallel time",
+		Ref:    metricRef{"stream", "BenchmarkParallelMapSpeedup", "speedup"}, Op: ">=", Want: 1.6},
+	{Issue: 5, What: "opening a 1 GiB .npy memory-mapped",
+		Metric: "ns per Open + Close",
+		Ref:    metricRef{"npy", "BenchmarkOpen/1GiB", "ns/op"}, Op: "<", Want: 1e6},
+	{Issue: 5, What: "opening does not grow with the file size",
+		Metric: "Open of 64 GiB / Open of 1 MiB",
+		Ref:    metricRef{"npy", "BenchmarkOpen/64GiB", "ns/op"}, Over: &metricRef{"npy", "BenchmarkOpen/1MiB", "ns/op"}, Op: "<=", Want: 2},
+	{Issue: 5, What: "shuffled batch loop over a mapped .npy (pages cached) vs in memory",
+		Metric: "throughput / in-memory loop",
+		Ref:    metricRef{"bench", "BenchmarkMappedEpoch", "x-memory"}, Op: ">=", Want: 0.9},
+	{Issue: 7, What: "shuffled 80/20 split of 10,000,000 observations",
+		Metric: "time / rand.Perm of the same size",
+		Ref:    metricRef{"subset", "BenchmarkShuffled/Split", "kit/perm"}, Op: "<=", Want: 2},
+	{Issue: 7, What: "shuffled 10 folds (all train and validation views) of 10,000,000",
+		Metric: "time / rand.Perm of the same size",
+		Ref:    metricRef{"subset", "BenchmarkShuffled/KFolds", "kit/perm"}, Op: "<=", Want: 2},
+	{Issue: 7, What: "a view of views holds O(len(idx)) memory, not O(n): 100 indices into 10M",
+		Metric: "bytes allocated per build",
+		Ref:    metricRef{"subset", "BenchmarkViewOfViews", "B/op"}, Op: "<=", Want: 4096},
+}, issue11Targets()...)
+
+// issue11Targets are the targets of issue 11: the gather ahead of NumPy and
+// PyTorch and close to the C reference, the epoch ahead of NumPy and the
+// DataLoader, a split batch on two cores, no allocation throughout.
+func issue11Targets() []targetDef {
+	var ds []targetDef
+	for _, t := range gatherTypes {
+		bench := "BenchmarkGather/" + t + "/first"
+		first := "gather/" + t + "/first"
+		what := "shuffled gather of " + t + ", observation-first, batches of 128, "
+		ds = append(ds,
+			targetDef{Issue: 11, What: what + "against NumPy X[idx]",
+				Metric: "throughput / NumPy's", Peer: &peerRef{first, "NumPy X[idx]"}, Op: ">=", Want: 1.1},
+			targetDef{Issue: 11, What: what + "against PyTorch index_select(out=), one thread",
+				Metric: "throughput / PyTorch's", Peer: &peerRef{first, "PyTorch index_select(out=)"}, Op: ">=", Want: 1.1},
+			targetDef{Issue: 11, What: what + "against the C reference over the same rows",
+				Metric: "throughput / the faster of C memcpy and C memcpy prefetching two rows ahead (alternating)",
+				Ref:    metricRef{"bench", bench, "x-c-memcpy"}, Min: []metricRef{{"bench", bench, "x-c-prefetch"}}, Op: ">=", Want: 0.9},
+		)
+	}
+	ds = append(ds,
+		targetDef{Issue: 11, What: "shuffled epoch of (X, y) through eachobs.Batches against NumPy's fancy-indexing epoch",
+			Metric: "throughput / NumPy's", Peer: &peerRef{"epoch", "NumPy X[idx], y[idx]"}, Op: ">=", Want: 1.1},
+		targetDef{Issue: 11, What: "the same against PyTorch DataLoader(TensorDataset)",
+			Metric: "throughput / PyTorch's", Peer: &peerRef{"epoch", "PyTorch DataLoader(TensorDataset)"}, Op: ">=", Want: 10},
+		targetDef{Issue: 11, What: "a shuffled batch of 1024 rows gathered by two goroutines (gather.GatherPart), 2 cores",
+			Metric: "speedup over one goroutine (alternating)",
+			Ref:    metricRef{"bench", "BenchmarkSplit/1024", "x-one"}, Op: ">=", Want: 1.6},
+	)
+	for _, t := range gatherTypes {
+		last := "gather/" + t + "/last"
+		what := "shuffled gather of " + t + ", observation-last (Julia's layout), "
+		ds = append(ds,
+			targetDef{Issue: 11, What: what + "against NumPy take(axis=1, out=)",
+				Metric: "throughput / NumPy's", Peer: &peerRef{last, "NumPy take(axis=1, out=)"}, Op: ">=", Want: 1.5},
+			targetDef{Issue: 11, What: what + "against PyTorch index_select(dim=1, out=)",
+				Metric: "throughput / PyTorch's", Peer: &peerRef{last, "PyTorch index_select(dim=1, out=)"}, Op: ">=", Want: 1.5},
+		)
+	}
+	for _, b := range []string{"BenchmarkGather/float64/first", "BenchmarkGather/uint8/first",
+		"BenchmarkGather/float32/last", "BenchmarkGather/float64/last", "BenchmarkGather/uint8/last", "BenchmarkSplit/1024"} {
+		ds = append(ds, targetDef{Issue: 11, What: "no allocation per batch: " + strings.TrimPrefix(b, "Benchmark"),
+			Metric: "allocs per batch", Ref: metricRef{"bench", b, "allocs/op"}, Op: "<=", Want: 0})
+	}
+	return ds
 }
 
 // contextDefs are figures that are not targets but explain them: the baselines
 // a target's figure cannot beat on the machine, and what the wrappers cost. Op
 // and Want are unused.
-var contextDefs = []targetDef{
-	{2, "observation-first gather on the wall clock (the suite's figure; the target's is on the thread CPU clock)",
-		"throughput / copy() of the same bytes",
-		metricRef{"bench", "BenchmarkGather/float32/first", "x-copy"}, nil, "", 0},
-	{3, "the shuffled epoch against a naive loop copying the same shuffled rows one by one",
-		"throughput / naive shuffled row copy",
-		metricRef{"bench", "BenchmarkEpoch", "x-rowcopy"}, nil, "", 0},
-	{3, "the prefetch pipeline without the kit: two goroutines handing 469 steps of 50 µs of work each way through a ring of two, with blocking receives",
-		"pipeline time / serial time (0.5 is perfect overlap)",
-		metricRef{"bench", "BenchmarkHandoff", "block/serial"}, nil, "", 0},
-	{3, "the same pipeline with the polling receive eachobs uses (internal/pipeline)",
-		"pipeline time / serial time (0.5 is perfect overlap)",
-		metricRef{"bench", "BenchmarkHandoff", "handoff/serial"}, nil, "", 0},
-	{4, "a provider's epoch against the eachobs loop it wraps (MNIST-sized rows)",
-		"time / eachobs time",
-		metricRef{"provider", "BenchmarkEpochRatio/mnist", "provider/eachobs"}, nil, "", 0},
-	{7, "batches through a shuffled split's view against copy()",
-		"throughput / copy() of the same bytes",
-		metricRef{"bench", "BenchmarkSubset", "x-copy"}, nil, "", 0},
+var contextDefs = append([]targetDef{
+	{Issue: 2, What: "observation-first gather on the wall clock (the suite's figure; the target's is on the thread CPU clock)",
+		Metric: "throughput / copy() of the same bytes",
+		Ref:    metricRef{"bench", "BenchmarkGather/float32/first", "x-copy"}},
+	{Issue: 3, What: "the shuffled epoch against a naive loop copying the same shuffled rows one by one",
+		Metric: "throughput / naive shuffled row copy",
+		Ref:    metricRef{"bench", "BenchmarkEpoch", "x-rowcopy"}},
+	{Issue: 3, What: "the prefetch pipeline without the kit: two goroutines handing 469 steps of 50 µs of work each way through a ring of two, with blocking receives",
+		Metric: "pipeline time / serial time (0.5 is perfect overlap)",
+		Ref:    metricRef{"bench", "BenchmarkHandoff", "block/serial"}},
+	{Issue: 3, What: "the same pipeline with the polling receive of the one pipeline (internal/pipeline.Poll)",
+		Metric: "pipeline time / serial time (0.5 is perfect overlap)",
+		Ref:    metricRef{"bench", "BenchmarkHandoff", "handoff/serial"}},
+	{Issue: 4, What: "a provider's epoch against the eachobs loop it wraps (MNIST-sized rows)",
+		Metric: "time / eachobs time",
+		Ref:    metricRef{"provider", "BenchmarkEpochRatio/mnist", "provider/eachobs"}},
+	{Issue: 7, What: "batches through a shuffled split's view against copy()",
+		Metric: "throughput / copy() of the same bytes",
+		Ref:    metricRef{"bench", "BenchmarkSubset", "x-copy"}},
+}, issue11Context()...)
+
+// issue11Context explains issue 11's targets: the kernel against its own
+// algorithm in C, and against C's plain memcpy; the speedup the memory system
+// gives a split batch, measured with C in the same run.
+func issue11Context() []targetDef {
+	ds := []targetDef{
+		{Issue: 11, What: "the same split of a batch of 1024 rows in C (two threads, memcpy with the kernel's prefetch cursor), against one thread: what the memory system gives two cores in the same run",
+			Metric: "speedup over one thread (alternating)",
+			Ref:    metricRef{"bench", "BenchmarkSplit/1024", "x-c-one"}, Over: &metricRef{"bench", "BenchmarkSplit/1024", "x-c-two"}},
+	}
+	for _, t := range gatherTypes {
+		bench := "BenchmarkGather/" + t + "/first"
+		ds = append(ds,
+			targetDef{Issue: 11, What: "observation-first " + t + " gather against C's memcpy loop without prefetch",
+				Metric: "throughput / C's", Ref: metricRef{"bench", bench, "x-c-memcpy"}},
+			targetDef{Issue: 11, What: "the same against the kernel's own algorithm in C (memcpy, a cursor prefetching 8 KiB ahead)",
+				Metric: "throughput / C's", Ref: metricRef{"bench", bench, "x-c-kernel"}},
+		)
+	}
+	return ds
 }
 
-// evaluate measures every target of defs from s. count is the -count of the
-// run, for the commands.
-func evaluate(defs []targetDef, s Samples, count int) []Target {
+// evaluate measures every target of defs from s, and the peer targets from
+// the workloads ws (nil when the peers did not run). count is the -count of
+// the run, python the interpreter of the peers, for the commands.
+func evaluate(defs []targetDef, s Samples, ws []Workload, count int, python string) []Target {
 	out := make([]Target, 0, len(defs))
 	for _, d := range defs {
 		t := Target{Issue: d.Issue, What: d.What, Metric: d.Metric}
 		if d.Op != "" {
 			t.Want = d.Op + " " + fmt.Sprint(d.Want)
 		}
-		runs := s.Get(d.Ref.Pkg, d.Ref.Bench, d.Ref.Unit)
-		if d.Over != nil {
-			runs = ratios(runs, s.Get(d.Over.Pkg, d.Over.Bench, d.Over.Unit))
+		var runs []float64
+		switch {
+		case d.Peer != nil:
+			runs = peerRatios(ws, *d.Peer)
+			t.Measured = newMeasure(d.Peer.Workload+" / "+d.Peer.Peer, runs)
+			t.Command = peerCommand(*d.Peer, count, python)
+		default:
+			runs = s.Get(d.Ref.Pkg, d.Ref.Bench, d.Ref.Unit)
+			if d.Over != nil {
+				runs = ratios(runs, s.Get(d.Over.Pkg, d.Over.Bench, d.Over.Unit))
+			}
+			for _, m := range d.Min {
+				runs = minima(runs, s.Get(m.Pkg, m.Bench, m.Unit))
+			}
+			t.Measured = newMeasure(d.Ref.Bench, runs)
+			t.Command = benchCommand(d.Ref, count)
+			if d.Over != nil {
+				t.Command = benchCommand(metricRef{d.Ref.Pkg, commonParent(d.Ref.Bench, d.Over.Bench), ""}, count)
+			}
 		}
-		t.Measured = newMeasure(d.Ref.Bench, runs)
 		switch {
 		case len(runs) == 0:
 			t.Status = "not measured"
@@ -137,11 +236,54 @@ func evaluate(defs []targetDef, s Samples, count int) []Target {
 		default:
 			t.Status = "not met"
 		}
-		t.Command = benchCommand(d.Ref, count)
-		if d.Over != nil {
-			t.Command = benchCommand(metricRef{d.Ref.Pkg, commonParent(d.Ref.Bench, d.Over.Bench), ""}, count)
-		}
 		out = append(out, t)
+	}
+	return out
+}
+
+// peerRatios returns obskit's runs on the workload of p over the median of the
+// peer p, or nothing when either was not measured.
+func peerRatios(ws []Workload, p peerRef) []float64 {
+	for _, w := range ws {
+		if w.Key != p.Workload {
+			continue
+		}
+		for _, pe := range w.Peers {
+			if pe.Name != p.Peer || pe.Median <= 0 {
+				continue
+			}
+			out := make([]float64, len(w.Obskit.Runs))
+			for i, v := range w.Obskit.Runs {
+				out[i] = v / pe.Median
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// peerCommand returns the commands that measure a peer target alone: the Go
+// benchmark of the workload, then the peer's workload in peers.py.
+func peerCommand(p peerRef, count int, python string) string {
+	g := command("go", goRun{}.args(count, false))
+	for _, d := range workloadDefs(suiteSizes) {
+		if d.Key == p.Workload {
+			g = benchCommand(metricRef{d.Pkg, d.Bench, ""}, count)
+		}
+	}
+	py := command(cmp.Or(python, "python3"), []string{"bench/peers.py", "--runs", fmt.Sprint(count), "--only", "^" + regexp.QuoteMeta(p.Workload) + "$"})
+	return g + "; " + py
+}
+
+// minima returns the smaller of a[i] and b[i] for each run; it is empty unless
+// both hold the same number of runs.
+func minima(a, b []float64) []float64 {
+	if len(a) != len(b) {
+		return nil
+	}
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = min(a[i], b[i])
 	}
 	return out
 }
@@ -193,7 +335,7 @@ func benchCommand(r metricRef, count int) string {
 	}
 	g := goRun{Pkg: r.Pkg, Bench: strings.Join(parts, "/")}
 	for _, run := range goRuns {
-		if run.Pkg == r.Pkg && matchesTop(run.Bench, r.Bench) {
+		if run.runs(r.Pkg, r.Bench) {
 			g.Benchtime = run.Benchtime
 			break
 		}

@@ -9,26 +9,34 @@ import (
 
 func TestEvaluate(t *testing.T) {
 	defs := []targetDef{
-		{2, "fast", "ratio", metricRef{"bench", "BenchmarkA", "x-copy"}, nil, ">=", 0.95},
-		{2, "slow", "ratio", metricRef{"bench", "BenchmarkB", "x-copy"}, nil, ">=", 0.95},
-		{3, "absent", "ratio", metricRef{"bench", "BenchmarkC", "x-copy"}, nil, ">=", 0.95},
-		{5, "open", "ns", metricRef{"npy", "BenchmarkOpen/1GiB", "ns/op"}, nil, "<", 1e6},
-		{5, "growth", "ratio", metricRef{"npy", "BenchmarkOpen/64GiB", "ns/op"}, &metricRef{"npy", "BenchmarkOpen/1MiB", "ns/op"}, "<=", 2},
-		{7, "boundary", "time ratio", metricRef{"subset", "BenchmarkShuffled/Split", "kit/perm"}, nil, "<=", 2},
+		{Issue: 2, What: "fast", Metric: "ratio", Ref: metricRef{"bench", "BenchmarkA", "x-copy"}, Op: ">=", Want: 0.95},
+		{Issue: 2, What: "slow", Metric: "ratio", Ref: metricRef{"bench", "BenchmarkB", "x-copy"}, Op: ">=", Want: 0.95},
+		{Issue: 3, What: "absent", Metric: "ratio", Ref: metricRef{"bench", "BenchmarkC", "x-copy"}, Op: ">=", Want: 0.95},
+		{Issue: 5, What: "open", Metric: "ns", Ref: metricRef{"npy", "BenchmarkOpen/1GiB", "ns/op"}, Op: "<", Want: 1e6},
+		{Issue: 5, What: "growth", Metric: "ratio", Ref: metricRef{"npy", "BenchmarkOpen/64GiB", "ns/op"}, Over: &metricRef{"npy", "BenchmarkOpen/1MiB", "ns/op"}, Op: "<=", Want: 2},
+		{Issue: 7, What: "boundary", Metric: "time ratio", Ref: metricRef{"subset", "BenchmarkShuffled/Split", "kit/perm"}, Op: "<=", Want: 2},
+		{Issue: 11, What: "fastest", Metric: "ratio", Ref: metricRef{"bench", "BenchmarkA", "x-copy"}, Min: []metricRef{{"bench", "BenchmarkA", "x-c"}}, Op: ">=", Want: 0.9},
+		{Issue: 11, What: "peer", Metric: "ratio", Peer: &peerRef{"gather/float32/first", "NumPy X[idx]"}, Op: ">=", Want: 2},
+		{Issue: 11, What: "absent peer", Metric: "ratio", Peer: &peerRef{"gather/float32/first", "PyTorch index_select(out=)"}, Op: ">=", Want: 1},
 	}
 	s := Samples{
-		"bench BenchmarkA":               {"x-copy": {0.96, 0.99, 0.90}},
+		"bench BenchmarkA":               {"x-copy": {0.96, 0.99, 0.90}, "x-c": {1, 0.5, 1}},
 		"bench BenchmarkB":               {"x-copy": {0.5, 0.96}},
 		"npy BenchmarkOpen/1GiB":         {"ns/op": {25000, 30000, 27000}},
 		"npy BenchmarkOpen/1MiB":         {"ns/op": {20000, 10000, 27000}},
 		"npy BenchmarkOpen/64GiB":        {"ns/op": {20000, 40000, 27000}},
 		"subset BenchmarkShuffled/Split": {"kit/perm": {2, 2, 2}},
 	}
-	got := evaluate(defs, s, 3)
+	ws, err := assemble(fakeDefs, fakeSamples(), fakePeers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := evaluate(defs, s, ws, 3, "/usr/bin/python3")
 	want := []struct {
 		status string
 		median float64
-	}{{"met", 0.96}, {"not met", 0.73}, {"not measured", 0}, {"met", 27000}, {"met", 1}, {"met", 2}}
+	}{{"met", 0.96}, {"not met", 0.73}, {"not measured", 0}, {"met", 27000}, {"met", 1}, {"met", 2},
+		{"met", 0.9}, {"met", 5.5 / 2.5}, {"not measured", 0}}
 	for i, w := range want {
 		if got[i].Status != w.status || !cmp.Equal(got[i].Measured.Median, w.median, cmpopts.EquateApprox(1e-9, 0)) {
 			t.Errorf("target %q: status %q median %v, want %q %v", got[i].What, got[i].Status, got[i].Measured.Median, w.status, w.median)
@@ -37,10 +45,17 @@ func TestEvaluate(t *testing.T) {
 	if diff := cmp.Diff([]float64{1, 4, 1}, got[4].Measured.Runs); diff != "" {
 		t.Errorf("ratio target runs mismatch (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff([]float64{2, 2.4}, got[7].Measured.Runs, cmpopts.EquateApprox(1e-9, 0)); diff != "" {
+		t.Errorf("peer target runs (obskit's runs over the peer's median) mismatch (-want +got):\n%s", diff)
+	}
+	wantCmd := "go test -C bench -run '^$' -bench '^BenchmarkGather$/^float32$/^first$' -count 3 -benchmem -timeout 60m ./; /usr/bin/python3 bench/peers.py --runs 3 --only '^gather/float32/first$'"
+	if got[7].Command != wantCmd {
+		t.Errorf("command of a peer target:\n got %s\nwant %s", got[7].Command, wantCmd)
+	}
 	if got[0].Want != ">= 0.95" || got[3].Want != "< 1e+06" {
 		t.Errorf("Want = %q, %q", got[0].Want, got[3].Want)
 	}
-	wantCmd := "go test -run '^$' -bench '^BenchmarkShuffled$/^Split$' -benchtime 3x -count 3 -benchmem -timeout 60m ./subset/"
+	wantCmd = "go test -run '^$' -bench '^BenchmarkShuffled$/^Split$' -benchtime 3x -count 3 -benchmem -timeout 60m ./subset/"
 	if got[5].Command != wantCmd {
 		t.Errorf("command:\n got %s\nwant %s", got[5].Command, wantCmd)
 	}
@@ -51,8 +66,8 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestEvaluateContext(t *testing.T) {
-	defs := []targetDef{{3, "floor", "ratio", metricRef{"bench", "BenchmarkA", "x-copy"}, nil, "", 0}}
-	got := evaluate(defs, Samples{"bench BenchmarkA": {"x-copy": {0.5, 0.7, 0.6}}}, 3)
+	defs := []targetDef{{Issue: 3, What: "floor", Metric: "ratio", Ref: metricRef{"bench", "BenchmarkA", "x-copy"}}}
+	got := evaluate(defs, Samples{"bench BenchmarkA": {"x-copy": {0.5, 0.7, 0.6}}}, nil, 3, "")
 	if got[0].Status != "measured" || got[0].Want != "" || got[0].Measured.Median != 0.6 {
 		t.Errorf("context figure = %+v", got[0])
 	}
@@ -61,8 +76,22 @@ func TestEvaluateContext(t *testing.T) {
 // Every target and figure of context names a benchmark that some run of the
 // suite runs.
 func TestTargetDefsAreMeasured(t *testing.T) {
+	keys := map[string]bool{}
+	for _, w := range workloadDefs(suiteSizes) {
+		keys[w.Key] = true
+	}
 	for _, d := range append(targetDefs[:len(targetDefs):len(targetDefs)], contextDefs...) {
-		for _, r := range []*metricRef{&d.Ref, d.Over} {
+		if d.Peer != nil {
+			if !keys[d.Peer.Workload] {
+				t.Errorf("target %q: workload %s is not in the comparison", d.What, d.Peer.Workload)
+			}
+			continue
+		}
+		refs := []*metricRef{&d.Ref, d.Over}
+		for i := range d.Min {
+			refs = append(refs, &d.Min[i])
+		}
+		for _, r := range refs {
 			if r != nil && !hasRun(r.Pkg, r.Bench) {
 				t.Errorf("target %q: %s %s is in no run of goRuns", d.What, r.Pkg, r.Bench)
 			}

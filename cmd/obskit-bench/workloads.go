@@ -33,10 +33,13 @@ type Peer struct {
 	Measure
 	// Kind is numpy, torch or sklearn, or limit for Python's own copy or
 	// permutation of the same size (a check that the Python process saw the
-	// same machine).
+	// same machine), or c for a side of the C reference, measured in the Go
+	// benchmark beside obskit.
 	Kind string `json:"kind"`
 	// Ratio is obskit's median throughput divided by the peer's: above 1
-	// obskit is faster. It is 0 when either side was not measured.
+	// obskit is faster. It is 0 when either side was not measured. For the C
+	// reference it is the median of the run-by-run ratios of the benchmark,
+	// whose sides alternate.
 	Ratio float64 `json:"ratio"`
 }
 
@@ -50,6 +53,20 @@ type workloadDef struct {
 	LimitName  string
 	Per        string // "bytes" or "obs"
 	Amount     int64
+	// C are the sides of the C reference in the same benchmark, shown as
+	// peers of kind "c" whose ratio is the benchmark's own x-<side>.
+	C []cSide
+}
+
+// A cSide is a side of the C reference: its metric's side name ("c-memcpy")
+// and what it ran.
+type cSide struct{ Side, Name string }
+
+// cRefs are the C reference's sides of the observation-first gathers.
+var cRefs = []cSide{
+	{"c-memcpy", "C memcpy per row"},
+	{"c-prefetch", "C memcpy, prefetch 2 rows ahead"},
+	{"c-kernel", "C memcpy, the kernel's 8 KiB prefetch"},
 }
 
 // sizes are the sizes of the workloads, which the Go benchmarks and peers.py
@@ -74,12 +91,16 @@ func workloadDefs(z sizes) []workloadDef {
 		for _, l := range []struct{ key, title string }{
 			{"first", "observation-first"}, {"last", "observation-last"}, {"relaid", "after ObsFirst"},
 		} {
-			defs = append(defs, workloadDef{
+			d := workloadDef{
 				Key: "gather/" + t.name + "/" + l.key, Title: "gather " + t.name + ", " + l.title,
 				Pkg: "bench", Bench: "BenchmarkGather/" + t.name + "/" + l.key,
 				Kit: "kit-MB/s", KitName: "Array.GetObsInto", Limit: "copy-MB/s", LimitName: "copy()",
 				Per: "bytes", Amount: batchX * t.size,
-			})
+			}
+			if l.key == "first" {
+				d.C = cRefs
+			}
+			defs = append(defs, d)
 		}
 	}
 	return append(defs,
@@ -176,6 +197,14 @@ func assemble(defs []workloadDef, s Samples, py *peersOutput) ([]Workload, error
 		if len(lim) > 0 {
 			m := newMeasure(d.LimitName, lim)
 			w.Limit = &m
+		}
+		for _, c := range d.C {
+			runs, err := goRate(c.Side+"-MB/s", s.Get(d.Pkg, d.Bench, c.Side+"-MB/s"), d.Per, d.Amount)
+			if err != nil || len(runs) == 0 {
+				continue
+			}
+			w.Peers = append(w.Peers, Peer{Measure: newMeasure(c.Name, runs), Kind: "c",
+				Ratio: newMeasure("", s.Get(d.Pkg, d.Bench, "x-"+c.Side)).Median})
 		}
 		if py != nil {
 			for _, r := range py.Results {

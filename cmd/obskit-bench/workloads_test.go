@@ -134,7 +134,7 @@ func TestWorkloadDefs(t *testing.T) {
 // hasRun reports whether some run of goRuns runs the benchmark.
 func hasRun(pkg, bench string) bool {
 	for _, r := range goRuns {
-		if r.Pkg == pkg && matchesTop(r.Bench, bench) {
+		if r.runs(pkg, bench) {
 			return true
 		}
 	}
@@ -161,5 +161,23 @@ func TestMeasure(t *testing.T) {
 		if got := spread(m); got != tc.spreadText {
 			t.Errorf("spread(%v) = %q, want %q", tc.runs, got, tc.spreadText)
 		}
+	}
+}
+
+// The C reference's sides of a gather appear as peers of kind c, with the
+// benchmark's own run-by-run ratios.
+func TestAssembleCReference(t *testing.T) {
+	defs := []workloadDef{fakeDefs[0]}
+	defs[0].C = cRefs[:1]
+	s := fakeSamples()
+	s["bench BenchmarkGather/float32/first"]["c-memcpy-MB/s"] = []float64{2500, 3000}
+	s["bench BenchmarkGather/float32/first"]["x-c-memcpy"] = []float64{2, 2.2}
+	ws, err := assemble(defs, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Peer{{Measure: newMeasure("C memcpy per row", []float64{2.5, 3}), Kind: "c", Ratio: 2.1}}
+	if diff := cmp.Diff(want, ws[0].Peers, cmpopts.EquateApprox(1e-9, 0)); diff != "" {
+		t.Errorf("C reference peers mismatch (-want +got):\n%s", diff)
 	}
 }

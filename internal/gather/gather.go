@@ -1,5 +1,15 @@
 package gather
 
+// Elem is the constraint of the gather kernel's elements: every Go integer and
+// floating-point type, the element types of arraycontainer. None holds a
+// pointer, which is what lets the row kernel move them with assembly that the
+// garbage collector does not see.
+type Elem interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64
+}
+
 // Gather writes the sub-array of src selected by idx along axis into dst, in
 // row-major order of the output shape (shape with shape[axis] replaced by
 // len(idx)). dst must have exactly that many elements. src is described by shape,
@@ -10,15 +20,34 @@ package gather
 // observation's element) are merged separately. Then, for every outer position:
 //
 //   - the observation is one element (observation-last data): a tight loop that
-//     picks one element per index, or copies of runs when the indices run
-//     consecutively through unit-stride memory;
-//   - the observation is a contiguous block: one copy per index, and one copy per
-//     run of consecutive indices when observations are adjacent in memory
-//     (observation-first data), so a contiguous range moves as one memmove;
+//     picks one element per index while the elements of the next outer position
+//     are prefetched, or copies of runs when the indices run consecutively
+//     through unit-stride memory;
+//   - the observation is a contiguous block: the row kernel ([rows]), which
+//     prefetches a fixed distance ahead along the gathered rows and picks a copy
+//     routine by row size; runs of consecutive indices move as one copy when
+//     observations are adjacent in memory (observation-first data), so a
+//     contiguous range moves as one memmove;
 //   - otherwise: a strided walk over the merged inner axes, copying rows whose
 //     stride is 1.
-func Gather[E any](dst, src []E, shape, strides []int, offset, axis int, idx []int) {
-	if len(dst) == 0 {
+func Gather[E Elem](dst, src []E, shape, strides []int, offset, axis int, idx []int) {
+	GatherPart(dst, src, shape, strides, offset, axis, idx, 0, len(idx))
+}
+
+// GatherPart does the part of [Gather] that idx[lo:hi] selects: it writes exactly
+// the elements of dst that Gather would write for those indices, and no other,
+// so that calls for disjoint ranges [lo, hi) may run at once on different
+// goroutines and together write what one Gather writes. dst is the whole batch,
+// as for Gather. It panics if lo and hi do not satisfy 0 <= lo <= hi <= len(idx).
+//
+// For observation-first data the part is the contiguous block of dst that holds
+// observations lo to hi-1; for observation-last data, a run of hi-lo elements in
+// every outer row of the batch.
+func GatherPart[E Elem](dst, src []E, shape, strides []int, offset, axis int, idx []int, lo, hi int) {
+	if lo < 0 || hi < lo || hi > len(idx) {
+		panic("obskit/internal/gather.GatherPart: part out of range")
+	}
+	if len(dst) == 0 || lo == hi {
 		return
 	}
 	var outer, inner axes
@@ -26,29 +55,35 @@ func Gather[E any](dst, src []E, shape, strides []int, offset, axis int, idx []i
 	inner.merge(shape[axis+1:], strides[axis+1:])
 	obsLen := inner.size()
 	step := len(idx) * obsLen // dst elements per outer position
+	part := idx[lo:hi]
+	first, last := lo*obsLen, hi*obsLen // the part's elements in each outer position
 	sa := strides[axis]
 	var c counter
 	base := offset
 	switch {
 	case obsLen == 1:
-		runs := sa == 1 && longRuns(idx)
+		runs := sa == 1 && longRuns(part)
 		for o := 0; o < len(dst); o += step {
+			next := c.next(&outer, outer.n, base)
 			if runs {
-				blocks(dst[o:o+step], src, base, 1, 1, idx)
+				blocks(dst[o+first:o+last], src, base, 1, 1, part)
 			} else {
-				column(dst[o:o+step], src, base, sa, idx)
+				if o+step < len(dst) {
+					prefetchPicks(src, next, sa, part)
+				}
+				column(dst[o+first:o+last], src, base, sa, part)
 			}
-			base = c.next(&outer, outer.n, base)
+			base = next
 		}
 	case inner.contiguous():
 		for o := 0; o < len(dst); o += step {
-			blocks(dst[o:o+step], src, base, sa, obsLen, idx)
+			blocks(dst[o+first:o+last], src, base, sa, obsLen, part)
 			base = c.next(&outer, outer.n, base)
 		}
 	default:
 		for o := 0; o < len(dst); o += step {
-			d := dst[o : o+step]
-			for j, i := range idx {
+			d := dst[o+first : o+last]
+			for j, i := range part {
 				walk(d[j*obsLen:(j+1)*obsLen], src, base+i*sa, &inner)
 			}
 			base = c.next(&outer, outer.n, base)
@@ -85,31 +120,6 @@ func column[E any](d, src []E, base, sa int, idx []int) {
 	}
 	for j, i := range idx {
 		d[j] = src[base+i*sa]
-	}
-}
-
-// blocks copies the contiguous block of n elements at base+idx[j]*sa to
-// d[j*n:], merging runs of consecutive indices into one copy when blocks are
-// adjacent in memory (sa == n).
-//
-//go:noinline
-func blocks[E any](d, src []E, base, sa, n int, idx []int) {
-	if sa != n {
-		for j, i := range idx {
-			o := base + i*sa
-			copy(d[j*n:(j+1)*n], src[o:o+n])
-		}
-		return
-	}
-	for j := 0; j < len(idx); {
-		i := idx[j]
-		r := 1
-		for j+r < len(idx) && idx[j+r] == i+r {
-			r++
-		}
-		o := base + i*n
-		copy(d[j*n:(j+r)*n], src[o:o+r*n])
-		j += r
 	}
 }
 

@@ -5,9 +5,11 @@
 // with 4 KiB pages nearly every observation costs a TLB miss. On Linux with
 // transparent huge pages in "madvise" mode (the common default), memory is backed
 // by 2 MiB pages only where a program asks for it with madvise(MADV_HUGEPAGE);
-// NumPy asks for every allocation of 4 MiB or more. Measured on the 2-core VM of
-// docs/performance.md, a shuffled gather of 60000x784 float32 in batches of 128 ran
-// at 8.1-8.3 GB/s from huge pages and 7.2-7.5 GB/s from 4 KiB pages.
+// NumPy asks for every allocation of 4 MiB or more. Measured on the 2-core Intel
+// Xeon VM of docs/performance.md, a shuffled gather of 60000x784 float32 in
+// batches of 128 ran at 8.1-8.3 GB/s from huge pages and 7.2-7.5 GB/s from 4 KiB
+// pages; on the 2-core AMD EPYC VM, once the row kernel prefetched, 1.5x faster
+// from huge pages (bench's BenchmarkKernel/pages).
 //
 // [Make] does what NumPy does: a slice of at least [Threshold] bytes is aligned to
 // 2 MiB (over-allocating by at most 2 MiB) and advised before it is first touched.

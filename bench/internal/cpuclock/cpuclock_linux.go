@@ -13,7 +13,7 @@ import (
 func Thread() time.Duration {
 	var ts unix.Timespec
 	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		panic("obskit/internal/cpuclock: clock_gettime(CLOCK_THREAD_CPUTIME_ID): " + err.Error())
+		panic("obskit/bench/internal/cpuclock: clock_gettime(CLOCK_THREAD_CPUTIME_ID): " + err.Error())
 	}
 	return time.Duration(ts.Nano())
 }

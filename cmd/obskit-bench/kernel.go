@@ -1,0 +1,124 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A sideTable is a family of sub-benchmarks shown as one table: a row per
+// sub-benchmark of Prefix (sorted by the number that ends its name, if any),
+// a column per side, each cell the side's median throughput.
+type sideTable struct {
+	Title, Intro string
+	Bench        string // the top-level benchmark, for the command
+	Prefix       string // sub-benchmarks "bench <Prefix><row>"
+	RowHead      string
+	Label        string   // the row's label when the prefix names one benchmark
+	Sides        []string // the sides, as in "<side>-MB/s"
+	Heads        []string // their column heads
+	// Ratios add columns of ratios, each the median of a metric or of one
+	// metric over another run by run.
+	Ratios []ratioColumn
+}
+
+// A ratioColumn is a column of the median of Num, or of Num / Den run by run.
+type ratioColumn struct{ Head, Num, Den string }
+
+// kernelTableDefs are the experiments of the row kernel (BenchmarkKernel) and
+// the split batch (BenchmarkSplit), shown per machine.
+var kernelTableDefs = []sideTable{
+	{Title: "Shuffled rows against their size", Bench: "BenchmarkKernel",
+		Intro:  "Rows of one size from random places of 188 MB into a reused batch of about 400 KB, GB/s. `go` is a `copy()` per row, the kernel before prefetch; `no prefetch` the kernel's own copy without its prefetch; the C sides are glibc's `memcpy` per row, alone, prefetching two rows ahead, and with the kernel's 8 KiB cursor.",
+		Prefix: "BenchmarkKernel/rows/", RowHead: "row bytes",
+		Sides: []string{"kit", "go", "noprefetch", "c-memcpy", "c-prefetch", "c-kernel"},
+		Heads: []string{"kernel", "go copy()", "no prefetch", "C memcpy", "C prefetch 2 rows", "C 8 KiB cursor"}},
+	{Title: "Prefetch distance", Bench: "BenchmarkKernel",
+		Intro:  "The kernel with its cursor at other distances ahead of the copy (bytes of the batch in flight), GB/s; `touch` reads one byte of every line of the next row with plain loads instead of prefetching.",
+		Prefix: "BenchmarkKernel/distance/", RowHead: "row bytes",
+		Sides: []string{"kit", "none", "1KiB", "2KiB", "4KiB", "16KiB", "32KiB", "touch"},
+		Heads: []string{"8 KiB (kernel)", "none", "1 KiB", "2 KiB", "4 KiB", "16 KiB", "32 KiB", "touch next row"}},
+	{Title: "Copy routine against batch size", Bench: "BenchmarkKernel",
+		Intro:  "Batches of 3136-byte rows, GB/s: the kernel's choice, 16-byte moves, REP MOVSB, and 16-byte moves with non-temporal stores (which bypass the caches, for batches larger than them).",
+		Prefix: "BenchmarkKernel/copy/", RowHead: "rows per batch",
+		Sides: []string{"kit", "vector", "movs", "stream"},
+		Heads: []string{"kernel", "vector", "REP MOVSB", "non-temporal"}},
+	{Title: "Huge pages", Bench: "BenchmarkKernel",
+		Intro:  "The kernel and `copy()` from a source in 2 MiB pages (as the kit allocates arrays) and in the Go heap's 4 KiB pages, GB/s.",
+		Prefix: "BenchmarkKernel/pages", RowHead: "rows", Label: "3136 bytes",
+		Sides: []string{"kit", "kit-4k", "copy", "copy-4k"},
+		Heads: []string{"kernel, 2 MiB pages", "kernel, 4 KiB pages", "copy(), 2 MiB pages", "copy(), 4 KiB pages"}},
+	{Title: "A batch split across two goroutines", Bench: "BenchmarkSplit",
+		Intro:  "One shuffled batch of float32 rows gathered by two goroutines, each calling `gather.GatherPart` for half of it, against one goroutine calling `gather.Gather`, GB/s; the speedup is one's time over two's, alternating. The split pays where the speedup passes 1. The same split in C (two threads each copying half with `memcpy` and the kernel's prefetch cursor, against one) shows what the memory system gives two cores in the same run.",
+		Prefix: "BenchmarkSplit/", RowHead: "rows per batch",
+		Sides: []string{"one", "two", "c-one", "c-two"}, Heads: []string{"one goroutine", "two goroutines", "C, one thread", "C, two threads"},
+		Ratios: []ratioColumn{{"speedup", "x-one", ""}, {"C's speedup", "x-c-one", "x-c-two"}}},
+}
+
+// kernelTables writes the tables of kernelTableDefs that r measured.
+func kernelTables(b *strings.Builder, r *Results) {
+	first := true
+	for _, t := range kernelTableDefs {
+		rows := t.rows(r.Benchmarks)
+		if len(rows) == 0 {
+			continue
+		}
+		if first {
+			fmt.Fprintf(b, "\n#### Where a shuffled gather's time goes on this machine\n\n")
+			fmt.Fprintf(b, "Medians of %d runs; sides alternate within each benchmark. Commands: `%s` and `%s`.\n",
+				r.Count, benchCommand(metricRef{"bench", "BenchmarkKernel", ""}, r.Count), benchCommand(metricRef{"bench", "BenchmarkSplit", ""}, r.Count))
+			first = false
+		}
+		fmt.Fprintf(b, "\n**%s.** %s\n\n", t.Title, t.Intro)
+		heads := append([]string{t.RowHead}, t.Heads...)
+		for _, c := range t.Ratios {
+			heads = append(heads, c.Head)
+		}
+		fmt.Fprintf(b, "| %s |\n|%s\n", strings.Join(heads, " | "), strings.Repeat(" --- |", len(heads)))
+		for _, row := range rows {
+			cells := []string{cmp.Or(strings.TrimPrefix(row, "/"), t.Label, "-")}
+			key := "bench " + t.Prefix + row
+			for _, side := range t.Sides {
+				cells = append(cells, gbps(r.Benchmarks[key][side+"-MB/s"]))
+			}
+			for _, c := range t.Ratios {
+				runs := r.Benchmarks[key][c.Num]
+				if c.Den != "" {
+					runs = ratios(runs, r.Benchmarks[key][c.Den])
+				}
+				cells = append(cells, spread(newMeasure("", runs)))
+			}
+			fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+}
+
+// rows lists the sub-benchmarks of the table in s, by the number their name
+// ends with.
+func (t sideTable) rows(s Samples) []string {
+	var rows []string
+	for k := range s {
+		if name, ok := strings.CutPrefix(k, "bench "+t.Prefix); ok {
+			rows = append(rows, name)
+		}
+	}
+	slices.SortFunc(rows, func(a, b string) int {
+		x, errA := strconv.Atoi(a)
+		y, errB := strconv.Atoi(b)
+		if errA == nil && errB == nil {
+			return x - y
+		}
+		return strings.Compare(a, b)
+	})
+	return rows
+}
+
+// gbps formats the median of MB/s values in GB/s, or "-".
+func gbps(mbs []float64) string {
+	if len(mbs) == 0 {
+		return "-"
+	}
+	return num(newMeasure("", mbs).Median / 1e3)
+}

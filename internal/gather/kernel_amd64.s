@@ -1,0 +1,212 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, stream int)
+//
+// Registers: DI destination (advances row by row), SI and CX the row being
+// copied, R8 src+off, R9 n, R10 stride, R11 idx, R12 count, BX the row being
+// copied (j), and the prefetch cursor: R14 its row, DX its byte offset in that
+// row, R13 its budget (bytes still to prefetch to stay dist ahead of the copy).
+TEXT ·rowsAsm(SB), NOSPLIT, $0-80
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), R8
+	ADDQ off+16(FP), R8
+	MOVQ n+24(FP), R9
+	MOVQ stride+32(FP), R10
+	MOVQ idx+40(FP), R11
+	MOVQ count+48(FP), R12
+	MOVQ dist+56(FP), R13
+	XORQ BX, BX
+	XORQ R14, R14
+	XORQ DX, DX
+
+row:
+	CMPQ BX, R12
+	JGE  done
+	ADDQ R9, R13 // stay dist bytes past the end of row j
+
+prefetch:
+	TESTQ R13, R13
+	JLE   copyrow
+	CMPQ  R14, R12
+	JGE   copyrow
+	MOVQ  (R11)(R14*8), AX
+	IMULQ R10, AX
+	ADDQ  R8, AX
+	PREFETCHT0 (AX)(DX*1)
+	ADDQ  $64, DX
+	SUBQ  $64, R13
+	CMPQ  DX, R9
+	JLT   prefetch
+	PREFETCHT0 -1(AX)(R9*1) // the row's last line, when it does not start a line
+	SUBQ  R9, DX            // refund the bytes past the row's end
+	ADDQ  DX, R13
+	XORQ  DX, DX
+	INCQ  R14
+	JMP   prefetch
+
+copyrow:
+	MOVQ  (R11)(BX*8), SI
+	IMULQ R10, SI
+	ADDQ  R8, SI
+	INCQ  BX
+	CMPQ  R9, movs+64(FP)
+	JGE   movsb
+	CMPQ  R9, $64
+	JLT   small
+	MOVQ  R9, CX
+	CMPQ  stream+72(FP), $0
+	JEQ   vec
+	TESTQ $15, DI
+	JEQ   nt
+
+vec:
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	MOVOU X2, 32(DI)
+	MOVOU X3, 48(DI)
+	ADDQ  $64, SI
+	ADDQ  $64, DI
+	SUBQ  $64, CX
+	CMPQ  CX, $64
+	JGE   vec
+
+tail: // 0 <= CX < 64 bytes left: move the row's last 64 bytes
+	TESTQ CX, CX
+	JEQ   row
+	MOVOU -64(SI)(CX*1), X0
+	MOVOU -48(SI)(CX*1), X1
+	MOVOU -32(SI)(CX*1), X2
+	MOVOU -16(SI)(CX*1), X3
+	MOVOU X0, -64(DI)(CX*1)
+	MOVOU X1, -48(DI)(CX*1)
+	MOVOU X2, -32(DI)(CX*1)
+	MOVOU X3, -16(DI)(CX*1)
+	ADDQ  CX, DI
+	JMP   row
+
+nt: // non-temporal stores to a 16-byte aligned destination
+	MOVOU  (SI), X0
+	MOVOU  16(SI), X1
+	MOVOU  32(SI), X2
+	MOVOU  48(SI), X3
+	MOVNTO X0, (DI)
+	MOVNTO X1, 16(DI)
+	MOVNTO X2, 32(DI)
+	MOVNTO X3, 48(DI)
+	ADDQ   $64, SI
+	ADDQ   $64, DI
+	SUBQ   $64, CX
+	CMPQ   CX, $64
+	JGE    nt
+	JMP    tail
+
+movsb:
+	MOVQ R9, CX
+	REP; MOVSB
+	JMP  row
+
+small: // 1 <= n < 64: two moves that overlap in the middle
+	CMPQ  R9, $32
+	JLT   lt32
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	MOVOU -32(SI)(R9*1), X2
+	MOVOU -16(SI)(R9*1), X3
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	MOVOU X2, -32(DI)(R9*1)
+	MOVOU X3, -16(DI)(R9*1)
+	ADDQ  R9, DI
+	JMP   row
+
+lt32:
+	CMPQ  R9, $16
+	JLT   lt16
+	MOVOU (SI), X0
+	MOVOU -16(SI)(R9*1), X1
+	MOVOU X0, (DI)
+	MOVOU X1, -16(DI)(R9*1)
+	ADDQ  R9, DI
+	JMP   row
+
+lt16:
+	CMPQ R9, $8
+	JLT  lt8
+	MOVQ (SI), AX
+	MOVQ -8(SI)(R9*1), CX
+	MOVQ AX, (DI)
+	MOVQ CX, -8(DI)(R9*1)
+	ADDQ R9, DI
+	JMP  row
+
+lt8:
+	CMPQ R9, $4
+	JLT  lt4
+	MOVL (SI), AX
+	MOVL -4(SI)(R9*1), CX
+	MOVL AX, (DI)
+	MOVL CX, -4(DI)(R9*1)
+	ADDQ R9, DI
+	JMP  row
+
+lt4:
+	CMPQ R9, $2
+	JLT  one
+	MOVW (SI), AX
+	MOVW -2(SI)(R9*1), CX
+	MOVW AX, (DI)
+	MOVW CX, -2(DI)(R9*1)
+	ADDQ R9, DI
+	JMP  row
+
+one:
+	MOVB (SI), AX
+	MOVB AX, (DI)
+	INCQ DI
+	JMP  row
+
+done:
+	CMPQ stream+72(FP), $0
+	JEQ  ret
+	SFENCE // order the non-temporal stores before anything after the call
+
+ret:
+	RET
+
+// func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)
+TEXT ·prefetchPicksAsm(SB), NOSPLIT, $0-40
+	MOVQ src+0(FP), R8
+	ADDQ off+8(FP), R8
+	MOVQ scale+16(FP), R10
+	MOVQ idx+24(FP), R11
+	MOVQ count+32(FP), R12
+	XORQ BX, BX
+
+pick:
+	CMPQ  BX, R12
+	JGE   picked
+	MOVQ  (R11)(BX*8), AX
+	IMULQ R10, AX
+	PREFETCHT0 (R8)(AX*1)
+	INCQ  BX
+	JMP   pick
+
+picked:
+	RET
+
+// func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET

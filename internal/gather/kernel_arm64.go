@@ -1,0 +1,26 @@
+//go:build !purego
+
+package gather
+
+import (
+	"math"
+	"unsafe"
+)
+
+const hasKernel = true
+
+// rowsAsm copies count rows of n bytes: row j from src+off+idx[j]*stride to
+// dst+j*n, prefetching dist bytes ahead along the gathered rows (PRFM
+// PLDL1KEEP), with 16-byte pair loads and stores. movs and stream are ignored
+// on arm64.
+//
+//go:noescape
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, stream int)
+
+// prefetchPicksAsm prefetches src+off+idx[j]*scale for j < count.
+//
+//go:noescape
+func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)
+
+// movsFrom: arm64 has no string moves.
+var movsFrom = math.MaxInt

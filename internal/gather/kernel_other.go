@@ -1,0 +1,20 @@
+//go:build purego || !(amd64 || arm64)
+
+package gather
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Without assembly the row kernel is a loop of copy() calls and nothing is
+// prefetched.
+const hasKernel = false
+
+var movsFrom = math.MaxInt
+
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, stream int) {
+	panic("obskit/internal/gather: no row kernel on this build")
+}
+
+func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int) {}

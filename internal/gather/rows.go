@@ -1,0 +1,172 @@
+package gather
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"unsafe"
+)
+
+// The row kernel: copying the rows of a shuffled batch.
+//
+// A shuffled observation-first batch copies len(idx) rows from random places of
+// a large array. Measured on the 2-core AMD EPYC (Zen 5) of docs/performance.md,
+// the time of such a copy is the memory latency of each row's first lines, not
+// bandwidth: a loop of copy() calls (Go's memmove) moved 3136-byte rows at
+// 9-10 GB/s where copy() of one contiguous block moves 25-29 GB/s. The kernel
+// closes most of that gap with software prefetch along the gathered stream: a
+// cursor runs [PrefetchDistance] bytes ahead of the copy, across row boundaries,
+// and issues one prefetch per cache line, so that the lines of the next rows
+// are on their way while the current one is copied. The rows themselves move
+// with 16-byte vector moves, or with REP MOVSB from 2 KiB on CPUs with fast
+// string moves (ERMS), which the measurements preferred for rows that large.
+// docs/design.md records the measurements behind each choice.
+
+// PrefetchDistance is how far ahead of the copy, in bytes of the gathered
+// batch, the row kernel prefetches. 8 KiB was the best of none and 1 to 32 KiB
+// for rows of 784 and 3136 bytes on the AMD EPYC of docs/performance.md
+// (bench's BenchmarkKernel/distance measures it on any machine).
+const PrefetchDistance = 8 << 10
+
+// Copy kinds of a [Strategy].
+const (
+	CopyAuto   = iota // the kernel's choice by row size and CPU
+	CopyVector        // 16-byte moves (SSE2 on amd64, register pairs on arm64)
+	CopyMovs          // REP MOVSB (amd64; elsewhere CopyVector)
+	CopyStream        // vector loads and non-temporal stores (amd64; elsewhere CopyVector)
+	CopyGo            // one copy() (Go's memmove) per row, no prefetch: the kernel before this one
+)
+
+// A Strategy is a way of copying rows, for the benchmarks that measure the
+// kernel's choices ([Rows]). The zero Strategy is the kernel's own choice.
+type Strategy struct {
+	// Distance is the prefetch distance in bytes; 0 means [PrefetchDistance],
+	// a negative value no prefetch.
+	Distance int
+	// Copy is one of the Copy kinds.
+	Copy int
+}
+
+// Rows copies the n bytes at base+idx[j]*stride of src to dst[j*n:], for every
+// j, with the strategy s. It is the row kernel on bytes, for benchmarks; Gather
+// reaches the same kernel through its element types. It panics if a row lies
+// outside src or dst is too short.
+func Rows(dst, src []byte, base, stride, n int, idx []int, s Strategy) {
+	if len(dst) < n*len(idx) {
+		panic("obskit/internal/gather.Rows: dst too short")
+	}
+	rowsWith(dst[:n*len(idx)], src, base, stride, n, idx, s)
+}
+
+// blocks copies the contiguous block of n elements at base+idx[j]*sa to
+// d[j*n:], for every j. When blocks are adjacent in memory (sa == n) and the
+// indices run consecutively often enough, runs of consecutive indices move as
+// one copy; otherwise the row kernel copies block by block.
+//
+//go:noinline
+func blocks[E Elem](d, src []E, base, sa, n int, idx []int) {
+	if sa == n && longRuns(idx) {
+		for j := 0; j < len(idx); {
+			i := idx[j]
+			r := 1
+			for j+r < len(idx) && idx[j+r] == i+r {
+				r++
+			}
+			o := base + i*n
+			copy(d[j*n:(j+r)*n], src[o:o+r*n])
+			j += r
+		}
+		return
+	}
+	rowsWith(d, src, base, sa, n, idx, Strategy{})
+}
+
+// rowsWith copies the block of n elements at base+idx[j]*sa to d[j*n:] for
+// every j, with strategy s. d holds exactly len(idx)*n elements.
+func rowsWith[E Elem](d, src []E, base, sa, n int, idx []int, s Strategy) {
+	if len(idx) == 0 || n == 0 {
+		return
+	}
+	if !hasKernel || s.Copy == CopyGo || !inBounds(len(src), base, sa, n, idx) {
+		// copy() checks every row; a row out of bounds panics there, after the
+		// rows before it are written, as the kernel has always done.
+		for j, i := range idx {
+			o := base + i*sa
+			copy(d[j*n:(j+1)*n], src[o:o+n])
+		}
+		return
+	}
+	size := int(unsafe.Sizeof(d[0]))
+	dist := s.Distance
+	switch {
+	case dist == 0:
+		dist = PrefetchDistance
+	case dist < 0:
+		dist = math.MinInt / 2 // the budget never turns positive
+	}
+	movs, stream := movsFrom, 0
+	switch s.Copy {
+	case CopyVector:
+		movs = math.MaxInt
+	case CopyMovs:
+		movs = 0
+	case CopyStream:
+		movs, stream = math.MaxInt, 1
+	}
+	_ = d[len(idx)*n-1] // d holds the batch
+	rowsAsm(unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(src)),
+		base*size, n*size, sa*size, unsafe.SliceData(idx), len(idx), dist, movs, stream)
+}
+
+// inBounds reports whether every block [base+i*sa, base+i*sa+n) of the indices
+// lies within [0, size), computed without overflow. The assembly kernel reads
+// without bounds checks, so it runs only when this holds.
+func inBounds(size, base, sa, n int, idx []int) bool {
+	if n > size || base < 0 || base > size {
+		return false
+	}
+	lim := size - n
+	maxI := math.MaxInt // no overflow: |i*sa| <= size + |sa| <= 2*size
+	if sa != 0 {
+		if sa < -size || sa > size {
+			return false
+		}
+		maxI = size/max(sa, -sa) + 1
+	}
+	for _, i := range idx {
+		if uint(i) > uint(maxI) {
+			return false
+		}
+		if o := base + i*sa; uint(o) > uint(lim) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefetchPicks prefetches the elements src[base+idx[j]*sa] for every j: the
+// picks of the next outer position of an observation-last gather, each in a
+// cache line of its own, requested while the current position's picks are
+// copied. Prefetches cannot fault, so the addresses need no bounds check.
+func prefetchPicks[E any](src []E, base, sa int, idx []int) {
+	if !hasKernel || len(idx) == 0 || len(src) == 0 {
+		return
+	}
+	var z E
+	size := int(unsafe.Sizeof(z))
+	prefetchPicksAsm(unsafe.Pointer(unsafe.SliceData(src)), base*size, sa*size, unsafe.SliceData(idx), len(idx))
+}
+
+// Describe says how the row kernel copies rows on this build and CPU, for the
+// benchmark report: "amd64 assembly, prefetching 8 KiB ahead; REP MOVSB from
+// 2 KiB rows, 16-byte moves below", or the pure-Go loop.
+func Describe() string {
+	if !hasKernel {
+		return "copy() per row, no prefetch (pure Go: the purego tag or an architecture without the assembly kernel)"
+	}
+	s := fmt.Sprintf("%s assembly, prefetching %d KiB ahead along the gathered rows; ", runtime.GOARCH, PrefetchDistance>>10)
+	if movsFrom == math.MaxInt {
+		return s + "16-byte moves"
+	}
+	return s + fmt.Sprintf("REP MOVSB from %d KiB rows (the CPU has ERMS), 16-byte moves below", movsFrom>>10)
+}
