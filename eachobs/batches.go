@@ -44,11 +44,7 @@ func Batches[T, B any](c container.Batched[T, B], size int, opts ...Option) iter
 		e := epoch
 		epoch++
 		mu.Unlock()
-		for b := range l.Epoch(e) {
-			if !yield(b) {
-				return
-			}
-		}
+		l.run(Position{Seed: l.seed, Epoch: e}, l.Len(e), yield)
 	}
 }
 

@@ -31,15 +31,16 @@ var ErrPosition = errors.New("position does not fit the loader")
 // B is the container's batch type. A Loader is safe for concurrent use: its
 // settings never change, and each run of [Loader.Epoch] or [Loader.From] has its
 // own buffers and permutation (taken over from a finished run when one is free,
-// so a steady-state epoch allocates neither a batch buffer nor O(n) memory).
+// so a steady-state epoch allocates neither a batch buffer nor O(n) memory, and
+// only the few small values its pipeline needs).
 type Loader[B any] struct {
 	seed   uint64
 	n      int
 	plan   index.Plan
 	cfg    config
 	gather func(*step[B])
-	keep   spares[[]step[B]]   // batch buffers of finished runs, reused by the next
-	orders spares[*epochOrder] // permutations of finished runs, reused by the next
+	keep   spares[[]step[B]]     // batch buffers of finished runs, reused by the next
+	runs   spares[*loaderRun[B]] // the state of finished runs, reused by the next
 }
 
 // NewLoader returns a loader of c in batches of size. Options: [Shuffle] (per
@@ -108,30 +109,56 @@ func (l *Loader[B]) From(pos Position) (iter.Seq[Batch[B]], error) {
 
 // stream returns the loop from pos over total batches (-1: to the last epoch).
 func (l *Loader[B]) stream(pos Position, total int) iter.Seq[Batch[B]] {
-	return func(yield func(Batch[B]) bool) {
-		o, ok := l.orders.get(nil)
-		if !ok {
-			o = newEpochOrder(l.seed, l.n, l.cfg.part, l.cfg.shuffle)
-		}
-		defer l.orders.put(o)
-		e, b := pos.Epoch, pos.Batch
-		last := l.plan.MaxEpoch()
-		more := func(k int) bool {
-			if total >= 0 {
-				return k < total
-			}
-			for e <= last && b >= l.plan.Len(e) {
-				e, b = e+1, 0
-			}
-			return e <= last
-		}
-		loop(&l.cfg, more, &l.keep, func(s *step[B], _ int) {
-			s.idx, s.real = l.plan.Indices(s.idx, e, b, o.at)
-			s.pos = Position{Seed: l.seed, Epoch: e, Batch: b}
-			s.count = l.plan.Len(e)
-			b++
-		}, l.gather, yieldBatch(yield))
+	return func(yield func(Batch[B]) bool) { l.run(pos, total, yield) }
+}
+
+// A loaderRun is the state of one run of a Loader: its permutation, where it
+// stands, and the functions the pipeline calls, built once and kept with the
+// loader for the next run.
+type loaderRun[B any] struct {
+	o        *epochOrder
+	e, b     int // the epoch and batch of the next step
+	total    int // steps of the run, or -1: to the last epoch
+	user     func(Batch[B]) bool
+	p        pass[B]
+	yieldFun func(s *step[B]) bool
+}
+
+// run runs the loop from pos over total batches into yield.
+func (l *Loader[B]) run(pos Position, total int, yield func(Batch[B]) bool) {
+	r, ok := l.runs.get(nil)
+	if !ok {
+		r = l.newRun()
 	}
+	defer l.runs.put(r)
+	r.e, r.b, r.total, r.user = pos.Epoch, pos.Batch, total, yield
+	defer func() { r.user = nil }() // the run keeps no caller's function
+	r.p.run(&l.cfg, &l.keep, l.gather, r.yieldFun)
+}
+
+func (l *Loader[B]) newRun() *loaderRun[B] {
+	r := &loaderRun[B]{o: newEpochOrder(l.seed, l.n, l.cfg.part, l.cfg.shuffle)}
+	last := l.plan.MaxEpoch()
+	r.p.more = func(k int) bool {
+		if r.total >= 0 {
+			return k < r.total
+		}
+		for r.e <= last && r.b >= l.plan.Len(r.e) {
+			r.e, r.b = r.e+1, 0
+		}
+		return r.e <= last
+	}
+	r.p.next = func(s *step[B], _ int) {
+		s.idx, s.real = l.plan.Indices(s.idx, r.e, r.b, r.o.at)
+		s.pos = Position{Seed: l.seed, Epoch: r.e, Batch: r.b}
+		s.count = l.plan.Len(r.e)
+		r.b++
+	}
+	r.yieldFun = func(s *step[B]) bool {
+		return r.user(Batch[B]{Data: s.data, Indices: s.idx[:len(s.idx):len(s.idx)], Real: s.real, Pos: s.pos, Count: s.count})
+	}
+	r.p.init()
+	return r
 }
 
 // epochOrder is a run's view of the epochs' permutations: the permutation of one

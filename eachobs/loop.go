@@ -47,10 +47,44 @@ func (s *spares[V]) put(v V) {
 	}
 }
 
-// loop runs one pass through the one pipeline: while more(k) (checked in order,
-// before step k), next prepares step k's indices, fill gathers it (in the
-// pipeline's workers when there are any), and yield receives it in order.
-func loop[X any](cfg *config, more func(k int) bool, keep *spares[[]step[X]], next func(s *step[X], k int), fill func(s *step[X]), yield func(s *step[X]) bool) {
+// A pass is what one run of a loop hands the pipeline: while more(k) (checked in
+// order, before step k), next prepares step k's indices. Its pipeline functions
+// are built once, by init, and read the step number from the pass, so that a
+// pass kept from run to run (a Loader keeps them) allocates nothing per run and
+// nothing per step.
+type pass[X any] struct {
+	more func(k int) bool
+	next func(s *step[X], k int)
+
+	k       int
+	owned   bool
+	prepare func(s *step[X])
+	source  func(emit pipeline.Emit[step[X]]) error
+}
+
+func (p *pass[X]) init() {
+	p.prepare = func(s *step[X]) {
+		if p.owned { // fresh memory for every step
+			var zero X
+			s.data, s.idx = zero, nil
+		}
+		p.next(s, p.k)
+	}
+	p.source = func(emit pipeline.Emit[step[X]]) error {
+		for p.k = 0; p.more(p.k); p.k++ {
+			if !emit(p.prepare) {
+				return nil
+			}
+		}
+		return nil
+	}
+}
+
+// run runs the pass through the one pipeline: fill gathers each step (in the
+// pipeline's workers when there are any) and yield receives them in order. The
+// slots come from keep (when not nil) and go back to it, unless the loop hands
+// out owned batches.
+func (p *pass[X]) run(cfg *config, keep *spares[[]step[X]], fill func(s *step[X]), yield func(s *step[X]) bool) {
 	workers, depth := cfg.pipeline()
 	var slots []step[X]
 	if keep != nil {
@@ -62,26 +96,15 @@ func loop[X any](cfg *config, more func(k int) bool, keep *spares[[]step[X]], ne
 	if keep != nil && !cfg.owned {
 		defer keep.put(slots) // the slots in use, not the nil of a first run
 	}
-	owned := cfg.owned
-	// One prepare function for the run, not a closure per step (which would
-	// allocate on every batch): emit calls it before it returns, so it reads the
-	// k of the step being emitted.
-	var k int
-	prepare := func(s *step[X]) {
-		if owned { // fresh memory for every step
-			var zero X
-			s.data, s.idx = zero, nil
-		}
-		next(s, k)
-	}
-	pipeline.Run(pipeline.Config{Op: "eachobs", Workers: workers}, slots, func(emit pipeline.Emit[step[X]]) error {
-		for k = 0; more(k); k++ {
-			if !emit(prepare) {
-				return nil
-			}
-		}
-		return nil
-	}, fill, yield)
+	p.owned = cfg.owned
+	pipeline.Run(pipeline.Config{Op: "eachobs", Workers: workers}, slots, p.source, fill, yield)
+}
+
+// loop runs a pass made for one run.
+func loop[X any](cfg *config, more func(k int) bool, keep *spares[[]step[X]], next func(s *step[X], k int), fill func(s *step[X]), yield func(s *step[X]) bool) {
+	p := &pass[X]{more: more, next: next}
+	p.init()
+	p.run(cfg, keep, fill, yield)
 }
 
 // gatherer returns the fill function of a batch loop over c: one GetObsInto
