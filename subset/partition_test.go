@@ -15,43 +15,6 @@ import (
 
 var partTails = []index.Tail{index.Keep, index.Drop, index.Pad}
 
-func TestPartitionExamples(t *testing.T) {
-	tests := []struct {
-		n, parts int
-		strided  bool
-		tail     index.Tail
-		want     [][]int
-	}{
-		{10, 3, false, index.Keep, [][]int{{0, 1, 2, 3}, {4, 5, 6}, {7, 8, 9}}},
-		{10, 3, true, index.Keep, [][]int{{0, 3, 6, 9}, {1, 4, 7}, {2, 5, 8}}},
-		{10, 3, false, index.Pad, [][]int{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 0, 1}}},
-		// PyTorch DistributedSampler(drop_last=False): indices 0..9,0,1 strided.
-		{10, 3, true, index.Pad, [][]int{{0, 3, 6, 9}, {1, 4, 7, 0}, {2, 5, 8, 1}}},
-		{10, 3, false, index.Drop, [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8}}},
-		// PyTorch DistributedSampler(drop_last=True): indices[:9] strided.
-		{10, 3, true, index.Drop, [][]int{{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}},
-		{2, 5, true, index.Pad, [][]int{{0}, {1}, {0}, {1}, {0}}},
-		{2, 5, false, index.Drop, [][]int{{}, {}, {}, {}, {}}},
-		{2, 5, false, index.Keep, [][]int{{0}, {1}, {}, {}, {}}},
-		{0, 2, true, index.Pad, [][]int{{}, {}}},
-	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprintf("n=%d/parts=%d/strided=%v/%v", tc.n, tc.parts, tc.strided, tc.tail), func(t *testing.T) {
-			got := make([][]int, tc.parts)
-			for k := range tc.parts {
-				v, err := subset.Partition(floats(tc.n), nil, index.Part{Index: k, Parts: tc.parts, Strided: tc.strided, Tail: tc.tail})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got[k] = v.Indices()
-			}
-			if d := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("Partition mismatch (-want +got):\n%s", d)
-			}
-		})
-	}
-}
-
 func TestPartitionErrors(t *testing.T) {
 	for _, p := range []index.Part{{Index: 0, Parts: 0}, {Index: 3, Parts: 3}, {Index: -1, Parts: 2}, {Index: 0, Parts: 2, Tail: index.RollOver}, {Index: 0, Parts: 2, Tail: 7}} {
 		_, err := subset.Partition(floats(5), nil, p)
