@@ -63,25 +63,10 @@ func (a *Array[E]) GetObsInto(dst *Array[E], idx []int) *Array[E] {
 		panic(&container.ArgError{Op: "arraycontainer.Array.GetObsInto", Arg: "number of indices", Value: len(idx), Want: fmt.Sprintf("at most %d for observations of %d elements (the batch overflows int)", math.MaxInt/obsLen, obsLen)})
 	}
 	n := obsLen * len(idx)
-	if dst == nil {
-		dst = new(Array[E])
-	}
-	if cap(dst.data) < n {
-		dst.mem = nil // the batch gets new Go memory: it no longer views a mapping
-	}
-	data := container.Resize(dst.data, n)
-	if dst == a || overlaps(data, a.data) {
+	if dst != nil && (dst == a || cap(dst.data) >= n && overlaps(dst.data[:n], a.data)) {
 		panic(&container.ArgError{Op: "arraycontainer.Array.GetObsInto", Arg: "dst", Value: "an array sharing memory with the source", Want: "a separate buffer (or nil)"})
 	}
-	r := len(a.shape)
-	dst.data = data
-	dst.shape = container.Resize(dst.shape, r)
-	dst.strides = container.Resize(dst.strides, r)
-	copy(dst.shape, a.shape)
-	dst.shape[a.dim] = len(idx)
-	rowMajor(dst.strides, dst.shape)
-	dst.offset = 0
-	dst.dim = a.dim
+	dst = reuse(dst, n, a.shape, a.dim, len(idx))
 	if a.mem != nil {
 		defer a.mem.Recover(a.mem.Guard())
 	}

@@ -55,6 +55,11 @@ func TestMappedRegion(t *testing.T) {
 		{"Clone", a.Slice(0, 2).Clone(), false},
 		{"ObsFirst", withDim.ObsFirst(), false},
 		{"New over the same memory", must(New(data, []int{4, 6}, obsdim.First)), false},
+		// Resize and ResizeLike reuse a view's memory when it holds the shape,
+		// and leave the mapping behind when they allocate.
+		{"Resize within the view's memory", Resize(a.SliceInto(nil, 0, 2), []int{3}, obsdim.First), true},
+		{"Resize past it", Resize(a.SliceInto(nil, 0, 2), []int{100, 6}, obsdim.First), false},
+		{"ResizeLike past it", ResizeLike(a.SliceInto(nil, 0, 2), must(New(make([]float64, 200), []int{200}, obsdim.First))), false},
 	}
 	for _, tc := range tests {
 		if got := mmap.Of(tc.x); (got == r) != tc.held || (got != nil && got != r) {

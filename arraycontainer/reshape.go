@@ -74,17 +74,7 @@ func Resize[E Number](dst *Array[E], shape []int, dim obsdim.Dim) *Array[E] {
 	if err != nil {
 		panic(&container.ArgError{Op: "arraycontainer.Resize", Arg: "observation axis", Value: dim, Want: "an axis of the shape (" + err.Error() + ")"})
 	}
-	if dst == nil {
-		dst = new(Array[E])
-	}
-	r := len(shape)
-	dst.data = container.Resize(dst.data, n)
-	dst.shape = container.Resize(dst.shape, r)
-	dst.strides = container.Resize(dst.strides, r)
-	copy(dst.shape, shape)
-	rowMajor(dst.strides, dst.shape)
-	dst.offset, dst.dim = 0, d
-	return dst
+	return reuse(dst, n, shape, d, -1)
 }
 
 // ResizeLike returns an array of like's shape and observation axis, row-major,
@@ -92,15 +82,30 @@ func Resize[E Number](dst *Array[E], shape []int, dim obsdim.Dim) *Array[E] {
 // as [Resize] does: the buffer of an element-wise conversion of like. The
 // elements are not cleared.
 func ResizeLike[E, F Number](dst *Array[E], like *Array[F]) *Array[E] {
+	return reuse(dst, like.Len(), like.shape, like.dim, -1)
+}
+
+// reuse makes dst (nil: a new array) a row-major array of n elements, of the
+// given shape (with batch at the observation axis dim when batch >= 0) and
+// observation axis dim, reusing its data and header when they can hold them:
+// the buffer convention of GetObsInto, Resize and ResizeLike. Data newly
+// allocated is Go memory, so dst then no longer keeps a file mapping alive.
+func reuse[E Number](dst *Array[E], n int, shape []int, dim, batch int) *Array[E] {
 	if dst == nil {
 		dst = new(Array[E])
 	}
-	r := len(like.shape)
-	dst.data = container.Resize(dst.data, like.Len())
+	if cap(dst.data) < n {
+		dst.mem = nil
+	}
+	r := len(shape)
+	dst.data = container.Resize(dst.data, n)
 	dst.shape = container.Resize(dst.shape, r)
 	dst.strides = container.Resize(dst.strides, r)
-	copy(dst.shape, like.shape)
+	copy(dst.shape, shape)
+	if batch >= 0 {
+		dst.shape[dim] = batch
+	}
 	rowMajor(dst.strides, dst.shape)
-	dst.offset, dst.dim = 0, like.dim
+	dst.offset, dst.dim = 0, dim
 	return dst
 }
