@@ -85,8 +85,7 @@ type affine[From arraycontainer.Number, To constraints.Float] struct {
 	base, stride int
 	fused        bool
 	view         container.IndexView[*arraycontainer.Array[From], *arraycontainer.Array[From]]
-	array        *arraycontainer.Array[From] // the array root belongs to: it keeps a file mapping alive
-	region       *mmap.Region                // the mapping root reads, or nil for Go memory
+	region       *mmap.Region // the mapping root reads (src keeps it alive), or nil for Go memory
 
 	s64, b64     []float64 // the map, in float64, for composing
 	scale, shift []To      // the map: len 1, or obsLen
@@ -130,7 +129,7 @@ func newAffine[From arraycontainer.Number, To constraints.Float](src source[From
 	}
 	if root != nil && root.Rank() > 0 && root.Dim() == 0 && rowsContiguous(root) {
 		k.root, k.base, k.stride, k.fused = root.Data(), root.Offset(), root.Strides()[0], true
-		k.array, k.region = root, mmap.Of(root)
+		k.region = mmap.Of(root)
 	} else {
 		k.view = nil
 	}
