@@ -155,7 +155,7 @@ func (l *Loader[B]) newRun() *loaderRun[B] {
 		r.b++
 	}
 	r.yieldFun = func(s *step[B]) bool {
-		return r.user(Batch[B]{Data: s.data, Indices: s.idx[:len(s.idx):len(s.idx)], Real: s.real, Pos: s.pos, Count: s.count})
+		return r.user(s.batch())
 	}
 	r.p.init()
 	return r

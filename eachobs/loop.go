@@ -128,9 +128,8 @@ func upTo(total int) func(k int) bool {
 	return func(k int) bool { return total < 0 || k < total }
 }
 
-// yieldBatch adapts a loop's yield to a step.
-func yieldBatch[B any](yield func(Batch[B]) bool) func(*step[B]) bool {
-	return func(s *step[B]) bool {
-		return yield(Batch[B]{Data: s.data, Indices: s.idx[:len(s.idx):len(s.idx)], Real: s.real, Pos: s.pos, Count: s.count})
-	}
+// batch returns the Batch a step yields, its index list capped so that appending
+// to it cannot overwrite the loop's buffer.
+func (s *step[B]) batch() Batch[B] {
+	return Batch[B]{Data: s.data, Indices: s.idx[:len(s.idx):len(s.idx)], Real: s.real, Pos: s.pos, Count: s.count}
 }

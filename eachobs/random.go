@@ -80,7 +80,7 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 			s.real = size
 			s.pos = Position{Epoch: epoch, Batch: k}
 			s.count = count
-		}, gather, yieldBatch(yield))
+		}, gather, func(s *step[B]) bool { return yield(s.batch()) })
 	}
 }
 
