@@ -161,10 +161,12 @@ func (p *run[S]) run(source func(emit Emit[S]) error, yield func(s *S) bool) err
 		close(p.done)
 		p.wg.Wait()
 	}()
-	for range p.cfg.Workers * boolInt(p.tasks != nil) {
-		p.wg.Add(1)
-		p.workers.Add(1)
-		go p.worker()
+	if p.tasks != nil {
+		for range p.cfg.Workers {
+			p.wg.Add(1)
+			p.workers.Add(1)
+			go p.worker()
+		}
 	}
 	p.wg.Add(1)
 	go p.feed(source)
@@ -282,11 +284,4 @@ func wait[T any](poll bool, c <-chan T, stop <-chan struct{}) (v T, ok, stopped 
 		return Poll(c, stop)
 	}
 	return Block(c, stop)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
