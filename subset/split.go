@@ -34,13 +34,14 @@ const sumSlack = 1e-9
 //	parts, err := subset.Split(data, rng, 0.8) // shuffled 80/20 train/test
 func Split[T, B any](c container.Batched[T, B], rng *rand.Rand, fractions ...float64) ([]*View[T, B], error) {
 	const op = "subset.Split"
-	if err := checkFractions(op, fractions); err != nil {
+	nominal, err := partFractions(op, fractions)
+	if err != nil {
 		return nil, err
 	}
 	n := c.Nobs()
-	sizes := partSizes(n, fractions)
-	if k := emptyPart(fractions, sizes); k >= 0 {
-		return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) of %d observations would be empty: %w", op, k, partFraction(fractions, k), n, ErrEmpty)
+	sizes := partSizes(n, fractions, len(nominal))
+	if k := emptyPart(nominal, sizes); k >= 0 {
+		return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) of %d observations would be empty: %w", op, k, nominal[k], n, ErrEmpty)
 	}
 	return cut(source(c, rng), sizes), nil
 }
@@ -70,63 +71,48 @@ func SplitCounts[T, B any](c container.Batched[T, B], rng *rand.Rand, counts ...
 	return cut(source(c, rng), sizes), nil
 }
 
-// checkFractions returns an error wrapping ErrFraction for a fraction outside
-// [0, 1] (NaN included) or a sum above 1.
-func checkFractions(op string, fractions []float64) error {
+// partFractions checks fractions and returns the nominal fraction of every
+// part: the fractions, followed by the rest (1 minus their sum) when they sum to
+// less than 1. It returns an error wrapping ErrFraction for no fractions, a
+// fraction outside [0, 1] (NaN included) or a sum above 1.
+func partFractions(op string, fractions []float64) ([]float64, error) {
 	if len(fractions) == 0 {
-		return fmt.Errorf("obskit/%s: no fractions: %w", op, ErrFraction)
+		return nil, fmt.Errorf("obskit/%s: no fractions: %w", op, ErrFraction)
 	}
 	sum := 0.0
 	for k, a := range fractions {
 		if !(a >= 0 && a <= 1) {
-			return fmt.Errorf("obskit/%s: fraction %v (number %d) outside [0, 1]: %w", op, a, k, ErrFraction)
+			return nil, fmt.Errorf("obskit/%s: fraction %v (number %d) outside [0, 1]: %w", op, a, k, ErrFraction)
 		}
 		sum += a
 	}
 	if sum > 1+sumSlack {
-		return fmt.Errorf("obskit/%s: fractions %v sum to %v, more than 1: %w", op, fractions, sum, ErrFraction)
+		return nil, fmt.Errorf("obskit/%s: fractions %v sum to %v, more than 1: %w", op, fractions, sum, ErrFraction)
 	}
-	return nil
-}
-
-// sumsToOne reports whether checked fractions leave no rest.
-func sumsToOne(fractions []float64) bool {
-	sum := 0.0
-	for _, a := range fractions {
-		sum += a
+	nominal := append(make([]float64, 0, len(fractions)+1), fractions...)
+	if sum < 1-sumSlack {
+		nominal = append(nominal, 1-sum)
 	}
-	return sum >= 1-sumSlack
-}
-
-// partFraction returns the nominal fraction of part k: fractions[k], or the rest.
-func partFraction(fractions []float64, k int) float64 {
-	if k < len(fractions) {
-		return fractions[k]
-	}
-	sum := 0.0
-	for _, a := range fractions {
-		sum += a
-	}
-	return 1 - sum
+	return nominal, nil
 }
 
 // emptyPart returns the first part whose nominal fraction is above 0 but whose
 // size is 0, or -1.
-func emptyPart(fractions []float64, sizes []int) int {
+func emptyPart(nominal []float64, sizes []int) int {
 	for k, m := range sizes {
-		if m == 0 && partFraction(fractions, k) > sumSlack {
+		if m == 0 && nominal[k] > sumSlack {
 			return k
 		}
 	}
 	return -1
 }
 
-// partSizes returns the sizes of the parts of n observations at checked
-// fractions: len(fractions) sizes when they sum to 1, one more (the rest)
-// otherwise.
-func partSizes(n int, fractions []float64) []int {
+// partSizes returns the sizes of the nparts parts of n observations at checked
+// fractions: len(fractions) parts when they sum to 1 (the last takes the
+// rounding remainder), one more, the rest, otherwise.
+func partSizes(n int, fractions []float64, nparts int) []int {
 	sizes := fractionSizes(n, fractions)
-	if k := len(fractions); sumsToOne(fractions) {
+	if k := len(fractions); nparts == k {
 		sizes[k-1] += sizes[k] // a rounding remainder, 0 or a few observations
 		sizes = sizes[:k]
 	}

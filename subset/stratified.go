@@ -33,23 +33,21 @@ import (
 // than the number of parts is absent from some parts; the parts are not empty.
 func StratifiedSplit[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], rng *rand.Rand, fractions ...float64) ([]*View[tuples.Pair[X, L], B], error) {
 	const op = "subset.StratifiedSplit"
-	if err := checkFractions(op, fractions); err != nil {
+	nominal, err := partFractions(op, fractions)
+	if err != nil {
 		return nil, err
 	}
 	v := source(c, rng)
 	cl := classify(tuples.Labels(v))
+	nparts := len(nominal)
 	quota := make([][]int, len(cl.counts))
 	for k, m := range cl.counts {
-		quota[k] = partSizes(m, fractions)
-	}
-	nparts := len(fractions) + 1
-	if sumsToOne(fractions) {
-		nparts--
+		quota[k] = partSizes(m, fractions, nparts)
 	}
 	order, sizes := assign(cl.ids, quota, nparts)
-	if k := emptyPart(fractions, sizes); k >= 0 {
+	if k := emptyPart(nominal, sizes); k >= 0 {
 		if len(cl.counts) == 0 {
-			return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) of 0 observations would be empty: %w", op, k, partFraction(fractions, k), ErrEmpty)
+			return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) of 0 observations would be empty: %w", op, k, nominal[k], ErrEmpty)
 		}
 		big := 0
 		for c, m := range cl.counts {
@@ -58,7 +56,7 @@ func StratifiedSplit[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pai
 			}
 		}
 		return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) would be empty: no class is large enough to put a member in it; the largest, class %v, has %d: %w",
-			op, k, partFraction(fractions, k), cl.labels[big], cl.counts[big], ErrEmpty)
+			op, k, nominal[k], cl.labels[big], cl.counts[big], ErrEmpty)
 	}
 	return cut(v.positions(order), sizes), nil
 }
