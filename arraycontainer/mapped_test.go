@@ -49,6 +49,8 @@ func TestMappedRegion(t *testing.T) {
 		{"WithDim", withDim, true},
 		{"SliceInto", a.SliceInto(nil, 0, 2), true},
 		{"view of a view", a.Slice(1, 3).Transpose().Range(0, 1, 2), true},
+		{"Reshape", must(a.Reshape([]int{2, 12}, obsdim.First)), true},
+		{"Reshape of a transpose (a copy)", must(a.Transpose().Reshape([]int{24}, obsdim.First)), false},
 		{"GetObs", a.GetObs(2), false},
 		{"GetObsInto", a.GetObsInto(nil, []int{3, 0}), false},
 		{"GetObsInto reusing a batch", a.GetObsInto(reused, []int{2}), false},

@@ -56,7 +56,7 @@ func (a *Array[E]) Reshape(shape []int, dim obsdim.Dim) (*Array[E], error) {
 	if !a.IsContiguous() {
 		src = a.Clone()
 	}
-	return header(src.data, shape, nil, src.offset, d), nil
+	return src.share(shape, nil, src.offset, d), nil
 }
 
 // Resize returns an array of the given shape, row-major, with observation axis

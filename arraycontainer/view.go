@@ -8,10 +8,16 @@ import (
 )
 
 // view returns a new Array header over a's data with copies of its shape and
-// strides, for the view methods to adjust. It shares a's memory, and so holds
-// the file mapping a holds, if any.
+// strides, for the view methods to adjust.
 func (a *Array[E]) view() *Array[E] {
-	v := header(a.data, a.shape, a.strides, a.offset, a.dim)
+	return a.share(a.shape, a.strides, a.offset, a.dim)
+}
+
+// share returns a new Array header over a's data with the given layout
+// (strides nil: row-major): the one constructor of views. A view shares a's
+// memory, and so holds the file mapping a holds, if any.
+func (a *Array[E]) share(shape, strides []int, offset, dim int) *Array[E] {
+	v := header(a.data, shape, strides, offset, dim)
 	v.mem = a.mem
 	return v
 }
