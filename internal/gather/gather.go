@@ -58,15 +58,15 @@ func GatherPart[E Elem](dst, src []E, shape, strides []int, offset, axis int, id
 	part := idx[lo:hi]
 	first, last := lo*obsLen, hi*obsLen // the part's elements in each outer position
 	sa := strides[axis]
+	p := summarize(part)
 	var c counter
 	base := offset
 	switch {
 	case obsLen == 1:
-		runs := sa == 1 && longRuns(part)
 		for o := 0; o < len(dst); o += step {
 			next := c.next(&outer, outer.n, base)
-			if runs {
-				blocks(dst[o+first:o+last], src, base, 1, 1, part)
+			if sa == 1 && p.runs {
+				blocks(dst[o+first:o+last], src, base, 1, 1, part, p)
 			} else {
 				if o+step < len(dst) {
 					prefetchPicks(src, next, sa, part)
@@ -77,7 +77,7 @@ func GatherPart[E Elem](dst, src []E, shape, strides []int, offset, axis int, id
 		}
 	case inner.contiguous():
 		for o := 0; o < len(dst); o += step {
-			blocks(dst[o+first:o+last], src, base, sa, obsLen, part)
+			blocks(dst[o+first:o+last], src, base, sa, obsLen, part, p)
 			base = c.next(&outer, outer.n, base)
 		}
 	default:
@@ -89,18 +89,6 @@ func GatherPart[E Elem](dst, src []E, shape, strides []int, offset, axis int, id
 			base = c.next(&outer, outer.n, base)
 		}
 	}
-}
-
-// longRuns reports whether idx runs through consecutive values often enough
-// (four indices per run on average) that copying runs beats picking elements.
-func longRuns(idx []int) bool {
-	runs := 1
-	for j := 1; j < len(idx); j++ {
-		if idx[j] != idx[j-1]+1 {
-			runs++
-		}
-	}
-	return 4*runs <= len(idx)
 }
 
 // column sets d[j] = src[base+idx[j]*sa]: one element per observation.

@@ -55,17 +55,17 @@ func Rows(dst, src []byte, base, stride, n int, idx []int, s Strategy) {
 	if len(dst) < n*len(idx) {
 		panic("obskit/internal/gather.Rows: dst too short")
 	}
-	rowsWith(dst[:n*len(idx)], src, base, stride, n, idx, s)
+	rowsWith(dst[:n*len(idx)], src, base, stride, n, idx, summarize(idx), s)
 }
 
 // blocks copies the contiguous block of n elements at base+idx[j]*sa to
-// d[j*n:], for every j. When blocks are adjacent in memory (sa == n) and the
-// indices run consecutively often enough, runs of consecutive indices move as
-// one copy; otherwise the row kernel copies block by block.
+// d[j*n:], for every j; p summarizes idx. When blocks are adjacent in memory
+// (sa == n) and the indices run consecutively often enough, runs of consecutive
+// indices move as one copy; otherwise the row kernel copies block by block.
 //
 //go:noinline
-func blocks[E Elem](d, src []E, base, sa, n int, idx []int) {
-	if sa == n && longRuns(idx) {
+func blocks[E Elem](d, src []E, base, sa, n int, idx []int, p picks) {
+	if sa == n && p.runs {
 		for j := 0; j < len(idx); {
 			i := idx[j]
 			r := 1
@@ -78,16 +78,17 @@ func blocks[E Elem](d, src []E, base, sa, n int, idx []int) {
 		}
 		return
 	}
-	rowsWith(d, src, base, sa, n, idx, Strategy{})
+	rowsWith(d, src, base, sa, n, idx, p, Strategy{})
 }
 
 // rowsWith copies the block of n elements at base+idx[j]*sa to d[j*n:] for
-// every j, with strategy s. d holds exactly len(idx)*n elements.
-func rowsWith[E Elem](d, src []E, base, sa, n int, idx []int, s Strategy) {
+// every j, with strategy s; p summarizes idx. d holds exactly len(idx)*n
+// elements.
+func rowsWith[E Elem](d, src []E, base, sa, n int, idx []int, p picks, s Strategy) {
 	if len(idx) == 0 || n == 0 {
 		return
 	}
-	if !hasKernel || s.Copy == CopyGo || !inBounds(len(src), base, sa, n, idx) {
+	if !hasKernel || s.Copy == CopyGo || !p.inBounds(len(src), base, sa, n) {
 		// copy() checks every row; a row out of bounds panics there, after the
 		// rows before it are written, as the kernel has always done.
 		for j, i := range idx {
@@ -118,30 +119,56 @@ func rowsWith[E Elem](d, src []E, base, sa, n int, idx []int, s Strategy) {
 		base*size, n*size, sa*size, unsafe.SliceData(idx), len(idx), dist, movs, stream)
 }
 
+// picks summarizes an index list for the kernel, once per list rather than once
+// per outer position of an observation-last gather: its smallest and largest
+// index, and whether it runs through consecutive values often enough (four
+// indices per run on average) that copying runs beats picking rows.
+type picks struct {
+	lo, hi int
+	runs   bool
+	empty  bool
+}
+
+func summarize(idx []int) picks {
+	if len(idx) == 0 {
+		return picks{empty: true}
+	}
+	p := picks{lo: idx[0], hi: idx[0]}
+	runs := 1
+	for j := 1; j < len(idx); j++ {
+		i := idx[j]
+		p.lo, p.hi = min(p.lo, i), max(p.hi, i)
+		if i != idx[j-1]+1 {
+			runs++
+		}
+	}
+	p.runs = 4*runs <= len(idx)
+	return p
+}
+
 // inBounds reports whether every block [base+i*sa, base+i*sa+n) of the indices
-// lies within [0, size), computed without overflow. The assembly kernel reads
-// without bounds checks, so it runs only when this holds.
-func inBounds(size, base, sa, n int, idx []int) bool {
-	if n > size || base < 0 || base > size {
+// lies within [0, size), computed without overflow from the extreme indices (the
+// offsets are linear in the index). The assembly kernel reads without bounds
+// checks, so it runs only when this holds.
+func (p picks) inBounds(size, base, sa, n int) bool {
+	if n > size || base < 0 || base > size || p.lo < 0 {
 		return false
 	}
 	lim := size - n
-	maxI := math.MaxInt // no overflow: |i*sa| <= size + |sa| <= 2*size
-	if sa != 0 {
-		if sa < -size || sa > size {
-			return false
-		}
-		maxI = size/max(sa, -sa) + 1
+	if p.empty {
+		return true
 	}
-	for _, i := range idx {
-		if uint(i) > uint(maxI) {
-			return false
-		}
-		if o := base + i*sa; uint(o) > uint(lim) {
-			return false
-		}
+	if sa == 0 {
+		return base <= lim // every index reads the same block
 	}
-	return true
+	if sa < -size || sa > size || p.hi > size/max(sa, -sa)+1 {
+		return false // no overflow below: |i*sa| <= size + |sa| <= 2*size
+	}
+	lo, hi := base+p.lo*sa, base+p.hi*sa
+	if sa < 0 {
+		lo, hi = hi, lo
+	}
+	return uint(lo) <= uint(lim) && uint(hi) <= uint(lim)
 }
 
 // prefetchPicks prefetches the elements src[base+idx[j]*sa] for every j: the

@@ -109,7 +109,7 @@ func TestRowsOutOfBounds(t *testing.T) {
 					t.Errorf("%s: no panic", name)
 				}
 			}()
-			Rows(dst, src, c.base, c.stride, 10, c.idx[:min(len(c.idx), 4)], Strategy{})
+			Rows(dst, src, c.base, c.stride, 10, c.idx, Strategy{})
 		}()
 	}
 }
@@ -130,8 +130,26 @@ func TestInBounds(t *testing.T) {
 		{100, 0, math.MaxInt, 10, []int{0}, false},
 		{100, 0, 10, 10, nil, true},
 	} {
-		if got := inBounds(c.size, c.base, c.sa, c.n, c.idx); got != c.want {
+		if got := summarize(c.idx).inBounds(c.size, c.base, c.sa, c.n); got != c.want {
 			t.Errorf("inBounds(%d, %d, %d, %d, %v) = %v, want %v", c.size, c.base, c.sa, c.n, c.idx, got, c.want)
+		}
+	}
+	// Against the block-by-block check on random lists: the extremes decide.
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 20000 {
+		size, n := rng.IntN(200), rng.IntN(20)
+		base, sa := rng.IntN(260)-30, rng.IntN(61)-30
+		idx := make([]int, rng.IntN(6))
+		for j := range idx {
+			idx[j] = rng.IntN(40) - 5
+		}
+		want := n <= size && base >= 0 && base <= size
+		for _, i := range idx {
+			o := base + i*sa
+			want = want && i >= 0 && o >= 0 && o+n <= size
+		}
+		if got := summarize(idx).inBounds(size, base, sa, n); got != want {
+			t.Fatalf("inBounds(%d, %d, %d, %d, %v) = %v, want %v", size, base, sa, n, idx, got, want)
 		}
 	}
 }
