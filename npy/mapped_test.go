@@ -33,46 +33,46 @@ func pagesFile(t *testing.T, rows int) (string, *arraycontainer.Array[float32]) 
 	return path, a
 }
 
-// TestUseAfterClose checks that views of a mapped array, taken before Close,
-// still read the file's values after Close and after garbage collections: the
-// mapping lives as long as an array that shares it.
+// TestUseAfterClose checks that each view of a mapped array, taken before Close,
+// still reads the file's values after Close and after garbage collections, with
+// nothing else of the file reachable: the view alone keeps the mapping alive.
 func TestUseAfterClose(t *testing.T) {
 	path, want := pagesFile(t, 16)
-	m, err := Open[float32](path, obsdim.First)
-	if err != nil {
-		t.Fatal(err)
+	views := map[string]struct {
+		view func(m *Mapped[float32]) *arraycontainer.Array[float32]
+		want *arraycontainer.Array[float32]
+	}{
+		"Slice":     {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Slice(2, 5) }, want.Slice(2, 5)},
+		"Range":     {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Range(1, 10, 20) }, want.Range(1, 10, 20)},
+		"Transpose": {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Transpose() }, want.Transpose()},
+		"SliceInto": {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.SliceInto(nil, 7, 9) }, want.Slice(7, 9)},
+		"WithDim": {func(m *Mapped[float32]) *arraycontainer.Array[float32] {
+			v, _ := m.WithDim(obsdim.Last)
+			return v
+		}, must(want.WithDim(obsdim.Last))},
+		"Reshape": {func(m *Mapped[float32]) *arraycontainer.Array[float32] {
+			return must(m.Reshape([]int{-1}, obsdim.First))
+		}, must(want.Reshape([]int{-1}, obsdim.First))},
+		"view of a view": {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Slice(2, 5).Slice(1, 2).Transpose() }, want.Slice(3, 4).Transpose()},
 	}
-	views := map[string]*arraycontainer.Array[float32]{
-		"Slice":     m.Slice(2, 5),
-		"Range":     m.Range(1, 10, 20),
-		"Transpose": m.Transpose(),
-		"SliceInto": m.SliceInto(nil, 7, 9),
-		"Array":     m.Array,
-	}
-	views["WithDim"], _ = m.WithDim(obsdim.Last)
-	views["view of a view"] = views["Slice"].Slice(1, 2).Transpose()
-	wants := map[string]*arraycontainer.Array[float32]{
-		"Slice":          want.Slice(2, 5),
-		"Range":          want.Range(1, 10, 20),
-		"Transpose":      want.Transpose(),
-		"SliceInto":      want.Slice(7, 9),
-		"Array":          want,
-		"view of a view": want.Slice(3, 4).Transpose(),
-	}
-	wants["WithDim"], _ = want.WithDim(obsdim.Last)
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for range 3 {
-		runtime.GC()
-	}
-	for name, v := range views {
+	for name, tc := range views {
 		t.Run(name, func(t *testing.T) {
-			w := wants[name]
-			if d := cmp.Diff(filetest.Float64s(w), filetest.Float64s(v)); d != "" {
+			m, err := Open[float32](path, obsdim.First)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := tc.view(m)
+			if err := m.Close(); err != nil {
+				t.Fatal(err)
+			}
+			m = nil // only v reaches the mapping now
+			for range 3 {
+				runtime.GC()
+			}
+			if d := cmp.Diff(filetest.Float64s(tc.want), filetest.Float64s(v)); d != "" {
 				t.Errorf("view after Close mismatch (-want +got):\n%s", d)
 			}
-			if got := v.GetObsInto(nil, []int{0}); !got.Equal(w.GetObsInto(nil, []int{0})) {
+			if got := v.GetObsInto(nil, []int{0}); !got.Equal(tc.want.GetObsInto(nil, []int{0})) {
 				t.Errorf("GetObsInto of a view after Close = %v", got)
 			}
 		})
