@@ -75,25 +75,25 @@ func DataSize(shape []int, size int) int64 {
 
 // Remaining returns the number of bytes from the current position of r to its
 // end when r is an io.Seeker that can tell (a regular file, a bytes.Reader, an
-// io.SectionReader), leaving the position where it was, and -1 otherwise (a pipe,
+// io.SectionReader), leaving the position where it was, and [Unknown] otherwise (a pipe,
 // a network connection, a decompressor). A reader can then allocate what a
 // header claims once the source is known to hold it, and grow with the data
 // otherwise.
 func Remaining(r io.Reader) int64 {
 	s, ok := r.(io.Seeker)
 	if !ok {
-		return -1
+		return Unknown
 	}
 	cur, err := s.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return -1
+		return Unknown
 	}
 	end, err := s.Seek(0, io.SeekEnd)
 	if err != nil {
-		return -1
+		return Unknown
 	}
 	if _, err := s.Seek(cur, io.SeekStart); err != nil || end < cur {
-		return -1
+		return Unknown
 	}
 	return end - cur
 }
