@@ -2,6 +2,7 @@ package bench
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -13,16 +14,67 @@ import (
 	"github.com/obskit/obskit/subset"
 )
 
-// permBatches cuts a seeded permutation of Obs into full batches, walked in turn
-// by the gather benchmarks, so that successive batches read different data and
+// cutBatches cuts perm into batches of size, the full ones only. The benchmarks
+// walk them in turn, so that successive batches read different data and
 // nothing is cache-hot.
-func permBatches() [][]int {
-	perm := rand.New(rand.NewPCG(42, 0)).Perm(Obs)
+func cutBatches(perm []int, size int) [][]int {
 	var bs [][]int
-	for lo := 0; lo+BatchSize <= Obs; lo += BatchSize {
-		bs = append(bs, perm[lo:lo+BatchSize])
+	for lo := 0; lo+size <= len(perm); lo += size {
+		bs = append(bs, perm[lo:lo+size])
 	}
 	return bs
+}
+
+// permBatches are the batches of the gather benchmarks: a seeded permutation
+// of Obs cut into batches of BatchSize.
+func permBatches() [][]int {
+	return cutBatches(rand.New(rand.NewPCG(42, 0)).Perm(Obs), BatchSize)
+}
+
+// layouts are the arrays of the gather workloads: Obs x Width values of E
+// (MNIST's shape) in each layout, all holding the same values.
+type layouts[E arraycontainer.Number] struct {
+	first  *arraycontainer.Array[E] // [60000 784], obsdim.First
+	last   *arraycontainer.Array[E] // [784 60000], obsdim.Last: the same values
+	relaid *arraycontainer.Array[E] // last.ObsFirst()
+}
+
+// newLayouts makes the arrays of element type E. Zeros allocates as the kit
+// does for every large array (aligned, advised for huge pages), as Clone and
+// ObsFirst do for the other two, so that the gathers and their baselines read
+// the memory a user of the kit reads.
+func newLayouts[E arraycontainer.Number]() (*layouts[E], error) {
+	first, err := arraycontainer.Zeros[E]([]int{Obs, Width}, obsdim.First)
+	if err != nil {
+		return nil, err
+	}
+	data := first.Data()
+	for i := range data {
+		data[i] = E(i % 251)
+	}
+	lastView, err := first.Transpose().WithDim(obsdim.Last)
+	if err != nil {
+		return nil, err
+	}
+	l := &layouts[E]{first: first, last: lastView.Clone()}
+	l.relaid = l.last.ObsFirst()
+	return l, nil
+}
+
+// float32Layouts are the float32 arrays, made once per process:
+// BenchmarkGather/float32, BenchmarkPaired, BenchmarkObsFirst and
+// BenchmarkSplit read them. The float64 and uint8 arrays, which
+// BenchmarkGather alone reads, are made for it and freed after.
+var float32Layouts = sync.OnceValues(newLayouts[float32])
+
+// arrays returns the arrays build makes, or fails the benchmark.
+func arrays[E arraycontainer.Number](b *testing.B, build func() (*layouts[E], error)) *layouts[E] {
+	b.Helper()
+	l, err := build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return l
 }
 
 // gatherSide gathers batch k+phase of batches from a into one reused buffer. Two
@@ -93,36 +145,21 @@ func asBytes[E any](s []E) []byte {
 // reference (cSides): x-c-memcpy, x-c-prefetch and x-c-kernel are the kit's
 // throughput as a multiple of C's copying the same rows.
 func BenchmarkGather(b *testing.B) {
-	b.Run("float32", gatherLayouts(func(i int) float32 { return float32(i % 251) }))
-	b.Run("float64", gatherLayouts(func(i int) float64 { return float64(i % 251) }))
-	b.Run("uint8", gatherLayouts(func(i int) uint8 { return uint8(i % 251) }))
+	b.Run("float32", gatherLayouts(float32Layouts))
+	b.Run("float64", gatherLayouts(newLayouts[float64]))
+	b.Run("uint8", gatherLayouts(newLayouts[uint8]))
 }
 
-func gatherLayouts[E arraycontainer.Number](val func(int) E) func(*testing.B) {
+func gatherLayouts[E arraycontainer.Number](build func() (*layouts[E], error)) func(*testing.B) {
 	return func(b *testing.B) {
-		// Zeros allocates as the kit does for every large array (aligned,
-		// advised for huge pages), as Clone and ObsFirst do for the other two.
-		first, err := arraycontainer.Zeros[E]([]int{Obs, Width}, obsdim.First)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data := first.Data()
-		for i := range data {
-			data[i] = val(i)
-		}
-		lastView, err := first.Transpose().WithDim(obsdim.Last)
-		if err != nil {
-			b.Fatal(err)
-		}
-		last := lastView.Clone()
-		relaid := last.ObsFirst()
+		l := arrays(b, build)
 		batches := permBatches()
 		var e E
 		bytes := int64(BatchSize * Width * unsafe.Sizeof(e))
 		for _, c := range []struct {
 			name string
 			a    *arraycontainer.Array[E]
-		}{{"first", first}, {"last", last}, {"relaid", relaid}} {
+		}{{"first", l.first}, {"last", l.last}, {"relaid", l.relaid}} {
 			b.Run(c.name, func(b *testing.B) {
 				sides := []side{gatherSide("kit", c.a, batches, 0, bytes), copySide(c.a.Data(), bytes)}
 				if c.name == "first" {
@@ -163,14 +200,10 @@ func BenchmarkSubset(b *testing.B) {
 		b.Fatal(err)
 	}
 	train := parts[0]
-	var batches [][]int
-	for lo := 0; lo+BatchSize <= train.Nobs(); lo += BatchSize {
-		pos := make([]int, BatchSize)
-		for i := range pos {
-			pos[i] = lo + i
-		}
-		batches = append(batches, pos)
+	pos := make([]int, train.Nobs())
+	for i := range pos {
+		pos[i] = i
 	}
 	bytes := int64(BatchSize * Width * 4)
-	paired(b, gatherSide("kit", train, batches, 0, bytes), copySide(x, bytes))
+	paired(b, gatherSide("kit", train, cutBatches(pos, BatchSize), 0, bytes), copySide(x, bytes))
 }

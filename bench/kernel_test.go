@@ -36,12 +36,7 @@ var rowSources = sync.OnceValue(func() (s struct{ huge, small []byte }) {
 // rowBatches cuts a seeded permutation of the rows of size n of the source
 // into batches of count rows.
 func rowBatches(n, count int) [][]int {
-	perm := rand.New(rand.NewPCG(42, uint64(n))).Perm(rowSource / n)
-	var bs [][]int
-	for lo := 0; lo+count <= len(perm); lo += count {
-		bs = append(bs, perm[lo:lo+count])
-	}
-	return bs
+	return cutBatches(rand.New(rand.NewPCG(42, uint64(n))).Perm(rowSource/n), count)
 }
 
 // rowSide copies batch k+phase of batches, rows of n bytes from src, into its

@@ -2,44 +2,21 @@ package bench
 
 import (
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/bench/internal/cpuclock"
-	"github.com/obskit/obskit/obsdim"
 )
 
-// The arrays of issue 2's benchmark: MNIST-sized float32 data, shuffled batches
-// of 128. The batches walk through one seeded permutation, so successive batches
-// read different data and nothing is cache-hot.
-var issue2 = sync.OnceValue(func() (a struct {
-	first   *arraycontainer.Array[float32] // [60000 784], obsdim.First
-	last    *arraycontainer.Array[float32] // [784 60000], obsdim.Last: the same values
-	relaid  *arraycontainer.Array[float32] // last.ObsFirst()
-	batches [][]int                        // a seeded permutation cut into batches
-}) {
-	// Zeros allocates as the kit does for every large array (aligned, advised
-	// for huge pages), so the gathers and their baselines read the memory a
-	// user of the kit reads.
-	first, err := arraycontainer.Zeros[float32]([]int{Obs, Width}, obsdim.First)
+// issue2 returns the float32 arrays of issue 2's benchmark.
+func issue2() *layouts[float32] {
+	l, err := float32Layouts()
 	if err != nil {
 		panic(err)
 	}
-	data := first.Data()
-	for i := range data {
-		data[i] = float32(i % 251)
-	}
-	lastView, err := first.Transpose().WithDim(obsdim.Last)
-	if err != nil {
-		panic(err)
-	}
-	a.first, a.last = first, lastView.Clone()
-	a.relaid = a.last.ObsFirst()
-	a.batches = permBatches()
-	return a
-})
+	return l
+}
 
 // A baseline of BenchmarkPaired takes the batch it should gather.
 type baseline func(idx []int)
@@ -89,7 +66,7 @@ func naiveRowsBaseline() baseline {
 
 // kitBaseline gathers from a into a reused buffer.
 func kitBaseline(a *arraycontainer.Array[float32]) baseline {
-	buf := a.GetObsInto(nil, issue2().batches[0])
+	buf := a.GetObsInto(nil, permBatches()[0])
 	return func(idx []int) { buf = a.GetObsInto(buf, idx) }
 }
 
@@ -117,7 +94,7 @@ func BenchmarkPaired(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			batches := issue2().batches
+			batches := permBatches()
 			b.SetBytes(2 * BatchSize * Width * 4)
 			b.ReportAllocs()
 			runtime.LockOSThread()

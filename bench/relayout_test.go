@@ -15,7 +15,7 @@ import (
 // into a buffer allocated once, the floor of any one-pass relayout.
 // "cpu-ms/op" is the thread's CPU time per relayout, user and system.
 func BenchmarkObsFirst(b *testing.B) {
-	last := issue2().last
+	last := arrays(b, float32Layouts).last
 	shape, strides := []int{Obs, Width}, []int{1, Obs}
 	dst := make([]float32, Obs*Width)
 	copy(dst, last.Data()) // fault the pages in before timing

@@ -5,11 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/bench/internal/cref"
 	"github.com/obskit/obskit/internal/gather"
 	"github.com/obskit/obskit/internal/pipeline"
-	"github.com/obskit/obskit/obsdim"
 )
 
 // splitRows are the batch sizes of BenchmarkSplit.
@@ -34,22 +32,12 @@ var splitRows = []int{32, 64, 128, 256, 512, 1024, 2048, 4096}
 // beside C on one thread ("c-one"): x-c-one / x-c-two is the speedup the
 // memory system gives two cores in the same run, the ceiling of the kit's.
 func BenchmarkSplit(b *testing.B) {
-	a, err := arraycontainer.Zeros[float32]([]int{Obs, Width}, obsdim.First)
-	if err != nil {
-		b.Fatal(err)
-	}
+	a := arrays(b, float32Layouts).first
 	data := a.Data()
-	for i := range data {
-		data[i] = float32(i % 251)
-	}
 	shape, strides := a.Shape(), a.Strides()
 	for _, rows := range splitRows {
 		b.Run(fmt.Sprint(rows), func(b *testing.B) {
-			perm := rand.New(rand.NewPCG(42, 1)).Perm(Obs)
-			var batches [][]int
-			for lo := 0; lo+rows <= Obs; lo += rows {
-				batches = append(batches, perm[lo:lo+rows])
-			}
+			batches := cutBatches(rand.New(rand.NewPCG(42, 1)).Perm(Obs), rows)
 			nb := len(batches)
 			bytes := int64(rows * Width * 4)
 			two, one := make([]float32, rows*Width), make([]float32, rows*Width)
