@@ -9,12 +9,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"testing/iotest"
 
 	"slices"
 
+	"github.com/obskit/obskit/internal/filetest"
 	"github.com/obskit/obskit/internal/mmap"
 )
 
@@ -127,11 +127,8 @@ func TestReadElemsAllocates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			ReadElems[float64](bytes.NewReader(raw[:tc.data]), tc.n, tc.avail)
-			runtime.ReadMemStats(&after)
-			if grew := after.TotalAlloc - before.TotalAlloc; grew > tc.most+16<<10 {
+			grew := filetest.Allocated(func() { ReadElems[float64](bytes.NewReader(raw[:tc.data]), tc.n, tc.avail) })
+			if grew > tc.most+16<<10 {
 				t.Errorf("ReadElems allocated %d KiB, want at most %d KiB", grew>>10, tc.most>>10)
 			}
 		})

@@ -1,13 +1,13 @@
 package gather
 
+import "golang.org/x/exp/constraints"
+
 // Elem is the constraint of the gather kernel's elements: every Go integer and
-// floating-point type, the element types of arraycontainer. None holds a
-// pointer, which is what lets the row kernel move them with assembly that the
-// garbage collector does not see.
+// floating-point type, the element types of arraycontainer (its Number, the same
+// constraint). None holds a pointer, which is what lets the row kernel move them
+// with assembly that the garbage collector does not see.
 type Elem interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 |
-		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
-		~float32 | ~float64
+	constraints.Integer | constraints.Float
 }
 
 // Gather writes the sub-array of src selected by idx along axis into dst, in

@@ -116,9 +116,6 @@ func (r *Region) Release() {
 	release(mapping{data, r.mapped})
 }
 
-// Name returns the name of the mapped file.
-func (r *Region) Name() string { return r.name }
-
 // contains reports whether addr lies in r's memory, and at which offset.
 func (r *Region) contains(addr uintptr) (int64, bool) {
 	if len(r.data) == 0 {

@@ -51,8 +51,8 @@ func TestMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(r.Bytes(), content) || r.Name() != f.Name() {
-		t.Errorf("mapped %q of %s, want %q of %s", r.Bytes(), r.Name(), content, f.Name())
+	if !bytes.Equal(r.Bytes(), content) || r.name != f.Name() {
+		t.Errorf("mapped %q of %s, want %q of %s", r.Bytes(), r.name, content, f.Name())
 	}
 	if Live() != base+1 {
 		t.Errorf("Live = %d after Map, want %d", Live(), base+1)
