@@ -9,10 +9,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"testing/iotest"
-
-	"slices"
 
 	"github.com/obskit/obskit/internal/filetest"
 	"github.com/obskit/obskit/internal/mmap"
