@@ -1,126 +1,72 @@
 package bench
 
 import (
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/bench/internal/cpuclock"
 )
 
-// issue2 returns the float32 arrays of issue 2's benchmark.
-func issue2() *layouts[float32] {
-	l, err := float32Layouts()
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
-
-// A baseline of BenchmarkPaired takes the batch it should gather.
-type baseline func(idx []int)
-
-// copyBaseline is the physical limit: copy() of a batch-sized contiguous block,
-// taken at successive positions of the same source so that it is not cache-hot.
-func copyBaseline() baseline {
-	src := issue2().first.Data()
+// naiveSide is what a user would write for observation-last data src ([Width
+// Obs]): observation by observation, element by element, into an
+// observation-first batch. It gathers batch k+phase of batches.
+func naiveSide(src []float32, batches [][]int, phase int) side {
 	dst := make([]float32, BatchSize*Width)
-	n, pos := len(dst), 0
-	return func([]int) {
-		copy(dst, src[pos:pos+n])
-		if pos += n; pos+n > len(src) {
-			pos = 0
-		}
-	}
-}
-
-// naiveBaseline is what a user would write for observation-last data: observation
-// by observation, element by element, into an observation-first batch.
-func naiveBaseline() baseline {
-	src := issue2().last.Data()
-	dst := make([]float32, BatchSize*Width)
-	return func(idx []int) {
-		for j, i := range idx {
+	return side{"naive", int64(len(dst)) * 4, func(k int) {
+		for j, i := range batches[(k+phase)%len(batches)] {
 			for f := range Width {
 				dst[j*Width+f] = src[f*Obs+i]
 			}
 		}
-	}
+	}}
 }
 
-// naiveRowsBaseline is the same loop in the row order of the source: one element
+// naiveRowsSide is the same loop in the row order of the source: one element
 // per observation from each row, into an observation-last batch.
-func naiveRowsBaseline() baseline {
-	src := issue2().last.Data()
+func naiveRowsSide(src []float32, batches [][]int, phase int) side {
 	dst := make([]float32, BatchSize*Width)
-	return func(idx []int) {
+	return side{"naive-rows", int64(len(dst)) * 4, func(k int) {
+		idx := batches[(k+phase)%len(batches)]
 		for f := range Width {
 			row := src[f*Obs : (f+1)*Obs]
 			for j, i := range idx {
 				dst[f*BatchSize+j] = row[i]
 			}
 		}
-	}
+	}}
 }
 
-// kitBaseline gathers from a into a reused buffer.
-func kitBaseline(a *arraycontainer.Array[float32]) baseline {
-	buf := a.GetObsInto(nil, permBatches()[0])
-	return func(idx []int) { buf = a.GetObsInto(buf, idx) }
-}
-
-// BenchmarkPaired runs the kit and its baseline alternately in every iteration
-// and reports the ratio of their times, so that load from other processes on a
-// shared machine hits both alike. The two take turns going first and read
-// different batches (half the permutation apart), so neither finds the other's
-// data in cache. Each side is timed with the thread's CPU clock (on Linux; the
-// goroutine is locked to its thread), which counts memory stalls but not the
-// time the thread waited for a core while other processes ran. (It was
+// BenchmarkPaired runs the kit's gather of issue 2's float32 arrays and its
+// baseline alternately in every iteration and reports the ratio of their
+// times, so that load from other processes on a shared machine hits both
+// alike. The two take turns going first and read different batches (half the
+// permutation apart), so neither finds the other's data in cache. Each side
+// is timed with the thread's CPU clock (threadClock: on Linux, the goroutine
+// locked to its thread), which counts memory stalls but not the time the
+// thread waited for a core while other processes ran. (It was
 // arraycontainer's benchmark until the thread clock, which needs
 // golang.org/x/sys, moved out of the library module.)
 //
 // "speedup" is baseline time / kit time: 1 means the kit is as fast as the
-// baseline, above 1 faster. MB/s counts the bytes of both sides.
+// baseline, above 1 faster. MB/s counts the bytes of both sides, and
+// "<side>-MB/s" the throughput of each ("kit" and the baseline's name).
 func BenchmarkPaired(b *testing.B) {
-	cases := []struct {
-		name      string
-		base, kit func() baseline
+	l := arrays(b, float32Layouts)
+	batches := permBatches()
+	half := len(batches) / 2
+	const bytes = BatchSize * Width * 4
+	for _, c := range []struct {
+		name string
+		kit  *arraycontainer.Array[float32] // the array the kit gathers from
+		base func() side
 	}{
-		{"first-vs-copy", copyBaseline, func() baseline { return kitBaseline(issue2().first) }},
-		{"last-vs-naive", naiveBaseline, func() baseline { return kitBaseline(issue2().last) }},
-		{"last-vs-naive-rows", naiveRowsBaseline, func() baseline { return kitBaseline(issue2().last) }},
-		{"relaid-vs-first", func() baseline { return kitBaseline(issue2().first) }, func() baseline { return kitBaseline(issue2().relaid) }},
-	}
-	for _, c := range cases {
+		{"first-vs-copy", l.first, func() side { return copySide(l.first.Data(), bytes) }},
+		{"last-vs-naive", l.last, func() side { return naiveSide(l.last.Data(), batches, half) }},
+		{"last-vs-naive-rows", l.last, func() side { return naiveRowsSide(l.last.Data(), batches, half) }},
+		{"relaid-vs-first", l.relaid, func() side { return gatherSide("first", l.first, batches, half, bytes) }},
+	} {
 		b.Run(c.name, func(b *testing.B) {
-			batches := permBatches()
-			b.SetBytes(2 * BatchSize * Width * 4)
-			b.ReportAllocs()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			base, kit := c.base(), c.kit()
-			var tb, tk time.Duration
-			k, nb := 0, len(batches)
-			for b.Loop() {
-				first, second := base, kit
-				fi, si := batches[k], batches[(k+nb/2)%nb]
-				if k%2 == 1 {
-					first, second, fi, si = kit, base, si, fi
-				}
-				t0 := cpuclock.Thread()
-				first(fi)
-				t1 := cpuclock.Thread()
-				second(si)
-				t2 := cpuclock.Thread()
-				if k%2 == 0 {
-					tb, tk = tb+t1-t0, tk+t2-t1
-				} else {
-					tk, tb = tk+t1-t0, tb+t2-t1
-				}
-				k = (k + 1) % nb
-			}
-			b.ReportMetric(float64(tb)/float64(tk), "speedup")
+			spent := alternate(b, threadClock, gatherSide("kit", c.kit, batches, 0, bytes), c.base())
+			b.ReportMetric(float64(spent[1])/float64(spent[0]), "speedup")
 		})
 	}
 }
