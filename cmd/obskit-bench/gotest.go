@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -59,7 +60,7 @@ func (g goRun) args(count int, quick bool) []string {
 	}
 	args := []string{"test"}
 	pkg := "./" + g.Pkg + "/"
-	if nestedModules[g.Pkg] {
+	if isModule(g.Pkg) {
 		args, pkg = append(args, "-C", g.Pkg), "./"
 	}
 	args = append(args, "-run", "^$", "-bench", g.Bench)
@@ -72,9 +73,18 @@ func (g goRun) args(count int, quick bool) []string {
 	return append(args, "-count", strconv.Itoa(count), "-benchmem", "-timeout", "60m", pkg)
 }
 
-// nestedModules are the package directories that are modules of their own
-// (go.mod of the directory), which go test must run in (-C).
-var nestedModules = map[string]bool{"bench": true}
+// repoRoot is the repository root, relative to the working directory:
+// obskit-bench runs from it (checkRoot); its tests, which run in their
+// package's directory, point it at ../.. .
+var repoRoot = "."
+
+// isModule reports whether the package directory dir (relative to the
+// repository root) is a module of its own, with a go.mod of its own, which go
+// test must run in (-C).
+func isModule(dir string) bool {
+	_, err := os.Stat(filepath.Join(repoRoot, dir, "go.mod"))
+	return err == nil
+}
 
 // command returns a command line that a shell runs as cmd args.
 func command(cmd string, args []string) string {

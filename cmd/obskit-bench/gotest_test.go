@@ -7,6 +7,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// The tests run in the package's directory, two below the repository root.
+func init() { repoRoot = "../.." }
+
 const goOutput = `goos: linux
 goarch: amd64
 pkg: github.com/obskit/obskit/bench
@@ -74,6 +77,17 @@ func TestGoRunArgs(t *testing.T) {
 	for _, tc := range tests {
 		if got := command("go", tc.run.args(5, tc.quick)); got != tc.want {
 			t.Errorf("command of %+v (quick %v):\n got %s\nwant %s", tc.run, tc.quick, got, tc.want)
+		}
+	}
+}
+
+// The package directories that are modules of their own are found by their
+// go.mod: the nested modules are, the library's packages are not.
+func TestIsModule(t *testing.T) {
+	for dir, want := range map[string]bool{"bench": true, "cmd": true, "docs": true, "arraycontainer/dense": true,
+		"subset": false, "npy": false, "nosuch": false} {
+		if got := isModule(dir); got != want {
+			t.Errorf("isModule(%q) = %v, want %v", dir, got, want)
 		}
 	}
 }
