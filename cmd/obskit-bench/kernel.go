@@ -57,20 +57,32 @@ var kernelTableDefs = []sideTable{
 		Ratios: []ratioColumn{{"speedup", "x-one", ""}, {"C's speedup", "x-c-one", "x-c-two"}}},
 }
 
-// kernelTables writes the tables of kernelTableDefs that r measured.
+// kernelTables writes the tables of kernelTableDefs that r measured, after
+// the commands of their benchmarks.
 func kernelTables(b *strings.Builder, r *Results) {
-	first := true
+	var tables []sideTable
+	var commands []string
 	for _, t := range kernelTableDefs {
-		rows := t.rows(r.Benchmarks)
-		if len(rows) == 0 {
+		if len(t.rows(r.Benchmarks)) == 0 {
 			continue
 		}
-		if first {
-			fmt.Fprintf(b, "\n#### Where a shuffled gather's time goes on this machine\n\n")
-			fmt.Fprintf(b, "Medians of %d runs; sides alternate within each benchmark. Commands: `%s` and `%s`.\n",
-				r.Count, benchCommand(metricRef{"bench", "BenchmarkKernel", ""}, r.Count), benchCommand(metricRef{"bench", "BenchmarkSplit", ""}, r.Count))
-			first = false
+		tables = append(tables, t)
+		if c := "`" + benchCommand(metricRef{"bench", t.Bench, ""}, r.Count) + "`"; !slices.Contains(commands, c) {
+			commands = append(commands, c)
 		}
+	}
+	if len(tables) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n#### Where a shuffled gather's time goes on this machine\n\n")
+	fmt.Fprintf(b, "Medians of %d runs; sides alternate within each benchmark. ", r.Count)
+	if n := len(commands); n == 1 {
+		fmt.Fprintf(b, "Command: %s.\n", commands[0])
+	} else {
+		fmt.Fprintf(b, "Commands: %s and %s.\n", strings.Join(commands[:n-1], ", "), commands[n-1])
+	}
+	for _, t := range tables {
+		rows := t.rows(r.Benchmarks)
 		fmt.Fprintf(b, "\n**%s.** %s\n\n", t.Title, t.Intro)
 		heads := append([]string{t.RowHead}, t.Heads...)
 		for _, c := range t.Ratios {

@@ -142,6 +142,23 @@ func TestKernelTables(t *testing.T) {
 	if strings.Contains(md, "Prefetch distance") {
 		t.Errorf("kernel tables show a table that was not measured:\n%s", md)
 	}
+	// The commands are those of the tables' benchmarks, each once.
+	kernel := "`go test -C bench -run '^$' -bench '^BenchmarkKernel$' -benchtime 0.5s -count 2 -benchmem -timeout 60m ./`"
+	split := "`go test -C bench -run '^$' -bench '^BenchmarkSplit$' -count 2 -benchmem -timeout 60m ./`"
+	if want := "Commands: " + kernel + " and " + split + ".\n"; !strings.Contains(md, want) {
+		t.Errorf("kernel tables lack %q:\n%s", want, md)
+	}
+	r.Benchmarks = Samples{"bench BenchmarkSplit/1024": r.Benchmarks["bench BenchmarkSplit/1024"]}
+	b.Reset()
+	kernelTables(&b, r)
+	if md, want := b.String(), "Command: "+split+".\n"; !strings.Contains(md, want) || strings.Contains(md, "BenchmarkKernel") {
+		t.Errorf("kernel tables of BenchmarkSplit alone lack %q or name BenchmarkKernel:\n%s", want, md)
+	}
+	b.Reset()
+	kernelTables(&b, &Results{Count: 2})
+	if b.Len() != 0 {
+		t.Errorf("kernel tables of no measurement:\n%s", b.String())
+	}
 }
 
 func TestShared(t *testing.T) {
