@@ -25,6 +25,16 @@ func (s Samples) Get(pkg, name, unit string) []float64 {
 	return s[pkg+" "+name][unit]
 }
 
+// runs returns the values of r or, with over, those of r divided by those of
+// over run by run (empty unless both hold as many runs; see ratios).
+func (s Samples) runs(r metricRef, over *metricRef) []float64 {
+	runs := s.Get(r.Pkg, r.Bench, r.Unit)
+	if over != nil {
+		runs = ratios(runs, s.Get(over.Pkg, over.Bench, over.Unit))
+	}
+	return runs
+}
+
 // A goRun is one go test invocation of the suite.
 type goRun struct {
 	Pkg       string // package directory, relative to the repository root

@@ -27,6 +27,16 @@ type sideTable struct {
 // A ratioColumn is a column of the median of Num, or of Num / Den run by run.
 type ratioColumn struct{ Head, Num, Den string }
 
+// runs returns the column's runs of the sub-benchmark bench of package bench,
+// as a target's Ref and Over give its figure.
+func (c ratioColumn) runs(s Samples, bench string) []float64 {
+	var den *metricRef
+	if c.Den != "" {
+		den = &metricRef{"bench", bench, c.Den}
+	}
+	return s.runs(metricRef{"bench", bench, c.Num}, den)
+}
+
 // kernelTableDefs are the experiments of the row kernel (BenchmarkKernel) and
 // the split batch (BenchmarkSplit), shown per machine.
 var kernelTableDefs = []sideTable{
@@ -96,11 +106,7 @@ func kernelTables(b *strings.Builder, r *Results) {
 				cells = append(cells, gbps(r.Benchmarks[key][side+"-MB/s"]))
 			}
 			for _, c := range t.Ratios {
-				runs := r.Benchmarks[key][c.Num]
-				if c.Den != "" {
-					runs = ratios(runs, r.Benchmarks[key][c.Den])
-				}
-				cells = append(cells, spread(newMeasure("", runs)))
+				cells = append(cells, spread(newMeasure("", c.runs(r.Benchmarks, t.Prefix+row))))
 			}
 			fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 		}

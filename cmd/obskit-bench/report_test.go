@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +142,14 @@ func TestKernelTables(t *testing.T) {
 	}
 	if strings.Contains(md, "Prefetch distance") {
 		t.Errorf("kernel tables show a table that was not measured:\n%s", md)
+	}
+	// The C split's speedup of the context is the table's column, row 1024.
+	if i := slices.IndexFunc(contextDefs, func(d targetDef) bool {
+		return d.Ref == metricRef{"bench", "BenchmarkSplit/1024", "x-c-one"}
+	}); i < 0 {
+		t.Error("no figure of context reads BenchmarkSplit/1024 x-c-one")
+	} else if got := spread(evaluate(contextDefs[i:i+1], r.Benchmarks, nil, 2, "")[0].Measured); got != "1.50 (1.00 - 2.00)" {
+		t.Errorf("context figure %q = %s, want the table's 1.50 (1.00 - 2.00)", contextDefs[i].What, got)
 	}
 	// The commands are those of the tables' benchmarks, each once.
 	kernel := "`go test -C bench -run '^$' -bench '^BenchmarkKernel$' -benchtime 0.5s -count 2 -benchmem -timeout 60m ./`"

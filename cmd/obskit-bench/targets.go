@@ -220,10 +220,7 @@ func evaluate(defs []targetDef, s Samples, ws []Workload, count int, python stri
 			t.Measured = newMeasure(d.Peer.Workload+" / "+d.Peer.Peer, runs)
 			t.Command = peerCommand(*d.Peer, count, python)
 		default:
-			runs = s.Get(d.Ref.Pkg, d.Ref.Bench, d.Ref.Unit)
-			if d.Over != nil {
-				runs = ratios(runs, s.Get(d.Over.Pkg, d.Over.Bench, d.Over.Unit))
-			}
+			runs = s.runs(d.Ref, d.Over)
 			for _, m := range d.Min {
 				runs = minima(runs, s.Get(m.Pkg, m.Bench, m.Unit))
 			}
