@@ -119,9 +119,9 @@ func cSides[E any](b *testing.B, src []E, batches [][]int, bytes int64) []side {
 	buf := func() []byte { return make([]byte, bytes) }
 	d1, d2, d3 := buf(), buf(), buf()
 	return []side{
-		{"c-memcpy", bytes, func(k int) { cref.Rows(d1, raw, n, n, batches[(k+nb/4)%nb], 0) }},
-		{"c-prefetch", bytes, func(k int) { cref.Rows(d2, raw, n, n, batches[(k+nb/2)%nb], 2) }},
-		{"c-kernel", bytes, func(k int) { cref.RowsDist(d3, raw, n, n, batches[(k+3*nb/4)%nb], gather.PrefetchDistance) }},
+		{CMemcpy, bytes, func(k int) { cref.Rows(d1, raw, n, n, batches[(k+nb/4)%nb], 0) }},
+		{CPrefetch, bytes, func(k int) { cref.Rows(d2, raw, n, n, batches[(k+nb/2)%nb], 2) }},
+		{CKernel, bytes, func(k int) { cref.RowsDist(d3, raw, n, n, batches[(k+3*nb/4)%nb], gather.PrefetchDistance) }},
 	}
 }
 

@@ -85,9 +85,9 @@ func BenchmarkKernel(b *testing.B) {
 			}
 			if cref.Available {
 				sides = append(sides,
-					rowSide("c-memcpy", n, bs, 3*nb/6, func(d []byte, idx []int) { cref.Rows(d, src.huge, n, n, idx, 0) }),
-					rowSide("c-prefetch", n, bs, 4*nb/6, func(d []byte, idx []int) { cref.Rows(d, src.huge, n, n, idx, 2) }),
-					rowSide("c-kernel", n, bs, 5*nb/6, func(d []byte, idx []int) {
+					rowSide(CMemcpy, n, bs, 3*nb/6, func(d []byte, idx []int) { cref.Rows(d, src.huge, n, n, idx, 0) }),
+					rowSide(CPrefetch, n, bs, 4*nb/6, func(d []byte, idx []int) { cref.Rows(d, src.huge, n, n, idx, 2) }),
+					rowSide(CKernel, n, bs, 5*nb/6, func(d []byte, idx []int) {
 						cref.RowsDist(d, src.huge, n, n, idx, gather.PrefetchDistance)
 					}),
 				)

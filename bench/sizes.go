@@ -20,3 +20,18 @@ const (
 	// split).
 	TestFraction = 0.2
 )
+
+// The sides of the C reference (internal/cref) beside the observation-first
+// gathers of BenchmarkGather and in the rows of BenchmarkKernel, as their
+// metrics name them: "<side>-MB/s" and "x-<side>".
+const (
+	// CMemcpy copies the rows with C's memcpy, one call per row, without
+	// prefetch.
+	CMemcpy = "c-memcpy"
+	// CPrefetch is the same, prefetching each row two rows ahead, the usual
+	// way to write a prefetching gather in C.
+	CPrefetch = "c-prefetch"
+	// CKernel is the row kernel's own algorithm in C: memcpy per row while a
+	// cursor prefetches 8 KiB ahead along the gathered rows.
+	CKernel = "c-kernel"
+)

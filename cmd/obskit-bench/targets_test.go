@@ -107,3 +107,20 @@ func TestRatios(t *testing.T) {
 		t.Errorf("ratio over zero = %v, want nil", got)
 	}
 }
+
+// The allocation targets of issue 11 are the gathers of every type in both
+// layouts the data comes in, but float32's observation-first one (issue 2's),
+// and the split batch.
+func TestAllocationTargets(t *testing.T) {
+	var got []string
+	for _, d := range targetDefs {
+		if d.Issue == 11 && d.Ref.Unit == "allocs/op" {
+			got = append(got, d.Ref.Bench)
+		}
+	}
+	want := []string{"BenchmarkGather/float64/first", "BenchmarkGather/uint8/first",
+		"BenchmarkGather/float32/last", "BenchmarkGather/float64/last", "BenchmarkGather/uint8/last", "BenchmarkSplit/1024"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("issue 11's allocation targets mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -64,9 +64,22 @@ type cSide struct{ Side, Name string }
 
 // cRefs are the C reference's sides of the observation-first gathers.
 var cRefs = []cSide{
-	{"c-memcpy", "C memcpy per row"},
-	{"c-prefetch", "C memcpy, prefetch 2 rows ahead"},
-	{"c-kernel", "C memcpy, the kernel's 8 KiB prefetch"},
+	{bench.CMemcpy, "C memcpy per row"},
+	{bench.CPrefetch, "C memcpy, prefetch 2 rows ahead"},
+	{bench.CKernel, "C memcpy, the kernel's 8 KiB prefetch"},
+}
+
+// gatherTypes are the element types of the gather workloads (BenchmarkGather/<type>)
+// with their sizes in bytes.
+var gatherTypes = []struct {
+	name string
+	size int64
+}{{"float32", 4}, {"float64", 8}, {"uint8", 1}}
+
+// gatherLayouts are the layouts of the gather workloads
+// (BenchmarkGather/<type>/<key>).
+var gatherLayouts = []struct{ key, title string }{
+	{"first", "observation-first"}, {"last", "observation-last"}, {"relaid", "after ObsFirst"},
 }
 
 // sizes are the sizes of the workloads, which the Go benchmarks and peers.py
@@ -84,13 +97,8 @@ var suiteSizes = sizes{bench.Obs, bench.Width, bench.BatchSize, bench.SplitObs, 
 func workloadDefs(z sizes) []workloadDef {
 	var defs []workloadDef
 	batchX := int64(z.Batch * z.Width)
-	for _, t := range []struct {
-		name string
-		size int64
-	}{{"float32", 4}, {"float64", 8}, {"uint8", 1}} {
-		for _, l := range []struct{ key, title string }{
-			{"first", "observation-first"}, {"last", "observation-last"}, {"relaid", "after ObsFirst"},
-		} {
+	for _, t := range gatherTypes {
+		for _, l := range gatherLayouts {
 			d := workloadDef{
 				Key: "gather/" + t.name + "/" + l.key, Title: "gather " + t.name + ", " + l.title,
 				Pkg: "bench", Bench: "BenchmarkGather/" + t.name + "/" + l.key,
