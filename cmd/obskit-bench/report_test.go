@@ -170,6 +170,31 @@ func TestKernelTables(t *testing.T) {
 	}
 }
 
+// Every table of the kernel's experiments reads a benchmark that a run of the
+// suite runs, and units that its package reports.
+func TestKernelTableDefsAreMeasured(t *testing.T) {
+	for _, d := range kernelTableDefs {
+		if !strings.HasPrefix(d.Prefix, d.Bench) || !hasRun("bench", d.Bench) {
+			t.Errorf("table %q: prefix %s of benchmark %s, which is in no run of goRuns", d.Title, d.Prefix, d.Bench)
+		}
+		var units []string
+		for _, c := range d.Sides {
+			units = append(units, c.Side+"-MB/s")
+		}
+		for _, c := range d.Ratios {
+			units = append(units, c.Num)
+			if c.Den != "" {
+				units = append(units, c.Den)
+			}
+		}
+		for _, u := range units {
+			if !reports(t, "bench", u) {
+				t.Errorf("table %q: no benchmark of bench reports %q", d.Title, u)
+			}
+		}
+	}
+}
+
 func TestShared(t *testing.T) {
 	for _, tc := range []struct {
 		mean float64

@@ -1,6 +1,13 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -95,8 +102,99 @@ func TestTargetDefsAreMeasured(t *testing.T) {
 			if r != nil && !hasRun(r.Pkg, r.Bench) {
 				t.Errorf("target %q: %s %s is in no run of goRuns", d.What, r.Pkg, r.Bench)
 			}
+			if r != nil && !reports(t, r.Pkg, r.Unit) {
+				t.Errorf("target %q: no benchmark of %s reports %q", d.What, r.Pkg, r.Unit)
+			}
 		}
 	}
+}
+
+// reportedUnits caches the units the benchmarks of each package directory
+// report, as reports reads them.
+var reportedUnits = map[string]func(unit string) bool{}
+
+// reports reports whether some benchmark of the package directory pkg
+// reports unit: one of go test's own (ns/op, MB/s, B/op, allocs/op), a literal
+// unit of a b.ReportMetric call of the package's files, or a unit such a call
+// builds from a literal prefix or suffix and a name, when that name is a
+// string literal of the package (a side's name: "x-"+s.name, s.name+"-MB/s").
+// It does not tell which benchmark reports the unit (hasRun checks the
+// benchmark), but a unit misspelled in a target is reported by none.
+func reports(t *testing.T, pkg, unit string) bool {
+	t.Helper()
+	if f, ok := reportedUnits[pkg]; ok {
+		return f(unit)
+	}
+	files, err := filepath.Glob(filepath.Join(repoRoot, pkg, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", pkg, err)
+	}
+	exact := map[string]bool{"ns/op": true, "MB/s": true, "B/op": true, "allocs/op": true}
+	lits := map[string]bool{}
+	var prefixes, suffixes []string
+	lit := func(e ast.Expr) (string, bool) {
+		b, ok := e.(*ast.BasicLit)
+		if !ok || b.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(b.Value)
+		return s, err == nil
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if e, ok := n.(ast.Expr); ok {
+				if s, ok := lit(e); ok {
+					lits[s] = true
+				}
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "ReportMetric" || len(call.Args) != 2 {
+				return true
+			}
+			u := call.Args[1]
+			if s, ok := lit(u); ok {
+				exact[s] = true
+				return true
+			}
+			if bin, ok := u.(*ast.BinaryExpr); ok && bin.Op == token.ADD {
+				if s, ok := lit(bin.X); ok {
+					prefixes = append(prefixes, s)
+					return true
+				}
+				if s, ok := lit(bin.Y); ok {
+					suffixes = append(suffixes, s)
+					return true
+				}
+			}
+			t.Errorf("%s: ReportMetric's unit %s is neither a literal nor a literal joined to a name", fset.Position(u.Pos()), types.ExprString(u))
+			return true
+		})
+	}
+	reportedUnits[pkg] = func(unit string) bool {
+		if exact[unit] {
+			return true
+		}
+		for _, p := range prefixes {
+			if name, ok := strings.CutPrefix(unit, p); ok && lits[name] {
+				return true
+			}
+		}
+		for _, s := range suffixes {
+			if name, ok := strings.CutSuffix(unit, s); ok && lits[name] {
+				return true
+			}
+		}
+		return false
+	}
+	return reportedUnits[pkg](unit)
 }
 
 func TestRatios(t *testing.T) {

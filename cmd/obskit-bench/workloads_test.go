@@ -123,6 +123,15 @@ func TestWorkloadDefs(t *testing.T) {
 		if !hasRun(d.Pkg, d.Bench) {
 			t.Errorf("workload %s: benchmark %s %s is in no run of goRuns", d.Key, d.Pkg, d.Bench)
 		}
+		units := []string{d.Kit, d.Limit}
+		for _, c := range d.C {
+			units = append(units, c.Side+"-MB/s", "x-"+c.Side)
+		}
+		for _, u := range units {
+			if !reports(t, d.Pkg, u) {
+				t.Errorf("workload %s: no benchmark of %s reports %q", d.Key, d.Pkg, u)
+			}
+		}
 	}
 	for _, k := range []string{"gather/uint8/last", "tuple", "epoch", "mapped", "split", "kfold"} {
 		if !seen[k] {
