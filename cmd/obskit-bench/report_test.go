@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // fakeResults is a complete results file as compare writes it, from the fake
@@ -288,6 +290,79 @@ func TestChartPNG(t *testing.T) {
 	// 8.5 inches wide at the backend's default 96 dpi.
 	if cfg.Width != 816 || cfg.Height < 100 {
 		t.Errorf("chart is %d x %d pixels, want 816 wide and more than 100 high", cfg.Width, cfg.Height)
+	}
+}
+
+// The chart of a unit shows its workloads in order, each a title row then a
+// bar per side measured: obskit, the Go limit, the peers and the C reference,
+// but not Python's own limit, nor a side without runs.
+func TestChartRows(t *testing.T) {
+	m := func(name string, runs ...float64) Measure { return newMeasure(name, runs) }
+	limit := m("copy()", 10, 10)
+	ws := []Workload{
+		{Title: "gather", Unit: "GB/s", Obskit: m("kit", 5, 6), Limit: &limit, Peers: []Peer{
+			{Measure: m("NumPy X[idx]", 2.5), Kind: "numpy"},
+			{Measure: m("PyTorch index_select(out=)"), Kind: "torch"}, // not measured
+			{Measure: m("Python copy", 9), Kind: "limit"},
+			{Measure: m("C memcpy per row", 3, 4), Kind: "c"},
+		}},
+		{Title: "split", Unit: "Mobs/s", Obskit: m("subset.Split", 20), Peers: []Peer{
+			{Measure: m("scikit-learn train_test_split", 10), Kind: "sklearn"},
+		}},
+		{Title: "tuple", Unit: "GB/s"}, // nothing measured: the title alone
+	}
+	for unit, want := range map[string][]bar{
+		"GB/s": {
+			{"gather", "", 0}, {"obskit", "obskit", 5.5}, {"copy()", "go-limit", 10},
+			{"NumPy X[idx]", "numpy", 2.5}, {"C memcpy per row", "c", 3.5},
+			{"tuple", "", 0},
+		},
+		"Mobs/s": {{"split", "", 0}, {"obskit", "obskit", 20}, {"scikit-learn train_test_split", "sklearn", 10}},
+		"s":      nil,
+	} {
+		got := chartRows(ws, unit)
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(bar{})); diff != "" {
+			t.Errorf("chartRows(%s) mismatch (-want +got):\n%s", unit, diff)
+		}
+		for _, b := range got {
+			if b.kind != "" && !slices.ContainsFunc(kinds, func(k kindStyle) bool { return k.kind == b.kind }) {
+				t.Errorf("chartRows(%s): bar %q of kind %q, which has no colour or legend", unit, b.label, b.kind)
+			}
+		}
+	}
+	// The kinds of the peers that fakeResults holds are charted too.
+	for _, w := range fakeResults(t).Workloads {
+		for _, b := range chartRows([]Workload{w}, w.Unit)[1:] {
+			if !slices.ContainsFunc(kinds, func(k kindStyle) bool { return k.kind == b.kind }) {
+				t.Errorf("workload %s: bar %q of kind %q has no colour", w.Title, b.label, b.kind)
+			}
+		}
+	}
+}
+
+// Drawn as SVG, whose text can be read back, a chart shows its rows' labels,
+// its unit and the legend of the kinds present.
+func TestChartSVG(t *testing.T) {
+	for unit, wants := range map[string][]string{
+		"GB/s":   {">gather<", ">obskit<", ">NumPy X[idx]<", ">copy()<", "GB/s, median of 2 runs", ">limit: copy() in Go<", ">NumPy<"},
+		"Mobs/s": {">split<", ">obskit<", ">scikit-learn train_test_split<", ">rand.Perm<", "Mobs/s, median of 2 runs", ">scikit-learn<"},
+	} {
+		path := filepath.Join(t.TempDir(), "c.svg")
+		if err := writeChart(fakeResults(t), unit, "t", path); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range wants {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("chart of %s lacks %q", unit, w)
+			}
+		}
+		if strings.Contains(string(data), "PyTorch") {
+			t.Errorf("chart of %s shows PyTorch, which was not measured", unit)
+		}
 	}
 }
 
