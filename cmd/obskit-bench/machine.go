@@ -25,9 +25,11 @@ type Machine struct {
 	CPUs int    `json:"cpus"` // logical CPUs the Go runtime sees
 	// Family names the processor beyond its model name, which a virtual
 	// machine may shorten to "AMD EPYC": vendor, family, model and stepping
-	// (/proc/cpuinfo), and the microarchitecture where the family and model
-	// are known to this program.
+	// (/proc/cpuinfo).
 	Family string `json:"family,omitempty"`
+	// Microarch is the microarchitecture of Family, where its family and
+	// model are known to this program: "Zen 5".
+	Microarch string `json:"microarch,omitempty"`
 	// Features are the CPU features the gather kernels care about, of those
 	// /proc/cpuinfo lists: AVX2, AVX-512, ERMS and FSRM (fast REP MOVSB).
 	Features string `json:"features,omitempty"`
@@ -75,7 +77,7 @@ func readMachine(ctx context.Context, goCmd string) Machine {
 	m.Caches = sysCaches("/sys/devices/system/cpu/cpu0/cache")
 	cpuinfo := readFile("/proc/cpuinfo")
 	m.CPU = field(cpuinfo, "model name")
-	m.Family = family(cpuinfo)
+	m.Family, m.Microarch = family(cpuinfo)
 	m.Features = features(field(cpuinfo, "flags"))
 	m.Kernel = gather.Describe()
 	if kb, err := strconv.Atoi(strings.Fields(field(readFile("/proc/meminfo"), "MemTotal") + " 0")[0]); err == nil && kb > 0 {
@@ -113,8 +115,8 @@ func readMachine(ctx context.Context, goCmd string) Machine {
 func (m Machine) String() string {
 	var b strings.Builder
 	b.WriteString(cmp.Or(m.CPU, "unknown CPU"))
-	if m.Family != "" {
-		fmt.Fprintf(&b, " (%s)", m.Family)
+	if p := m.processor(); p != "" {
+		fmt.Fprintf(&b, " (%s)", p)
 	}
 	fmt.Fprintf(&b, ", %d logical CPUs", m.CPUs)
 	for _, s := range []string{m.Caches, m.Features} {
@@ -131,23 +133,29 @@ func (m Machine) String() string {
 	return b.String()
 }
 
-// family names the first processor of a /proc/cpuinfo: vendor, family, model,
-// stepping and, where known, the microarchitecture.
-func family(cpuinfo string) string {
+// processor describes the processor beyond its model name: its family and,
+// where known, its microarchitecture.
+func (m Machine) processor() string {
+	if m.Microarch == "" {
+		return m.Family
+	}
+	return m.Family + ", " + m.Microarch
+}
+
+// family names the first processor of a /proc/cpuinfo: vendor, family, model
+// and stepping, and, where known, its microarchitecture.
+func family(cpuinfo string) (name, micro string) {
 	vendor := field(cpuinfo, "vendor_id")
 	fam, err1 := strconv.Atoi(field(cpuinfo, "cpu family"))
 	model, err2 := strconv.Atoi(field(cpuinfo, "model"))
 	if vendor == "" || err1 != nil || err2 != nil {
-		return ""
+		return "", ""
 	}
-	s := fmt.Sprintf("%s family %d model %d", vendor, fam, model)
+	name = fmt.Sprintf("%s family %d model %d", vendor, fam, model)
 	if st := field(cpuinfo, "stepping"); st != "" {
-		s += " stepping " + st
+		name += " stepping " + st
 	}
-	if u := microarch(vendor, fam, model); u != "" {
-		s += ", " + u
-	}
-	return s
+	return name, microarch(vendor, fam, model)
 }
 
 // microarch names the microarchitecture of the families the benchmarks have

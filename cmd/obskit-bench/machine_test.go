@@ -42,15 +42,15 @@ func TestSampleLoad(t *testing.T) {
 }
 
 func TestFamily(t *testing.T) {
-	for _, tc := range []struct{ cpuinfo, want string }{
+	for _, tc := range []struct{ cpuinfo, want, micro string }{
 		{"vendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\nstepping\t: 1\n",
-			"AuthenticAMD family 26 model 2 stepping 1, Zen 5"},
-		{"vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n", "GenuineIntel family 6 model 207, Emerald Rapids"},
-		{"vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 1\n", "GenuineIntel family 6 model 1"},
-		{"processor\t: 0\n", ""},
+			"AuthenticAMD family 26 model 2 stepping 1", "Zen 5"},
+		{"vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n", "GenuineIntel family 6 model 207", "Emerald Rapids"},
+		{"vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 1\n", "GenuineIntel family 6 model 1", ""},
+		{"processor\t: 0\n", "", ""},
 	} {
-		if got := family(tc.cpuinfo); got != tc.want {
-			t.Errorf("family(%q) = %q, want %q", tc.cpuinfo, got, tc.want)
+		if got, micro := family(tc.cpuinfo); got != tc.want || micro != tc.micro {
+			t.Errorf("family(%q) = %q, %q; want %q, %q", tc.cpuinfo, got, micro, tc.want, tc.micro)
 		}
 	}
 }
@@ -91,10 +91,15 @@ func TestSysCaches(t *testing.T) {
 }
 
 func TestMachineString(t *testing.T) {
-	m := Machine{CPU: "AMD EPYC", CPUs: 2, Family: "AuthenticAMD family 26 model 2, Zen 5", Caches: "L2 1 MiB per core",
+	m := Machine{CPU: "AMD EPYC", CPUs: 2, Family: "AuthenticAMD family 26 model 2", Microarch: "Zen 5", Caches: "L2 1 MiB per core",
 		Features: "features ERMS", Hypervisor: "KVM", Kernel: "amd64 assembly"}
 	want := "AMD EPYC (AuthenticAMD family 26 model 2, Zen 5), 2 logical CPUs; L2 1 MiB per core; features ERMS; a KVM virtual machine; row kernel: amd64 assembly"
 	if got := m.String(); got != want {
 		t.Errorf("String() =\n %q\nwant\n %q", got, want)
+	}
+	m.Microarch = ""
+	want = "AMD EPYC (AuthenticAMD family 26 model 2), 2 logical CPUs; L2 1 MiB per core; features ERMS; a KVM virtual machine; row kernel: amd64 assembly"
+	if got := m.String(); got != want {
+		t.Errorf("String() without a microarchitecture =\n %q\nwant\n %q", got, want)
 	}
 }

@@ -77,8 +77,8 @@ func document(rs []*Results, charts map[*Results][]chartLink) string {
 func machineTitle(r *Results) string {
 	m := r.Machine
 	s := m.CPU
-	if _, u, ok := strings.Cut(m.Family, ", "); ok {
-		s += " (" + u + ")"
+	if m.Microarch != "" {
+		s += " (" + m.Microarch + ")"
 	}
 	s += fmt.Sprintf(", %d CPUs", m.CPUs)
 	if m.Hypervisor != "" {
@@ -101,8 +101,8 @@ func markdown(r *Results, charts []chartLink) string {
 	}
 	p("- Measured %s (UTC), %s in all, %d runs of every benchmark.\n", r.Date.UTC().Format("2006-01-02 15:04"), r.Duration, r.Count)
 	p("- Machine: %s, %d logical CPUs", m.CPU, m.CPUs)
-	if m.Family != "" {
-		p(" (%s)", m.Family)
+	if pr := m.processor(); pr != "" {
+		p(" (%s)", pr)
 	}
 	if m.Caches != "" {
 		p(", %s", m.Caches)

@@ -80,7 +80,7 @@ func TestReportMachines(t *testing.T) {
 	dir := t.TempDir()
 	old, cur := fakeResults(t), fakeResults(t)
 	old.Machine.CPU, old.Date = "Old CPU", old.Date.Add(-time.Hour)
-	cur.Machine.Family = "AuthenticAMD family 26 model 2, Zen 5"
+	cur.Machine.Family, cur.Machine.Microarch = "AuthenticAMD family 26 model 2", "Zen 5"
 	for _, r := range []*Results{old, cur} {
 		if err := r.save(resultsPath(dir+"/", r.Machine)); err != nil {
 			t.Fatal(err)
@@ -108,8 +108,10 @@ func TestSlug(t *testing.T) {
 		m    Machine
 		want string
 	}{
-		{Machine{CPU: "AMD EPYC", CPUs: 2, Family: "AuthenticAMD family 26 model 2 stepping 1, Zen 5"}, "amd-epyc-zen-5-2cpu"},
+		{Machine{CPU: "AMD EPYC", CPUs: 2, Family: "AuthenticAMD family 26 model 2 stepping 1", Microarch: "Zen 5"}, "amd-epyc-zen-5-2cpu"},
 		{Machine{CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}, "intel-xeon-processor-2cpu"},
+		{Machine{CPU: "INTEL(R) XEON(TM) GOLD", CPUs: 4, Family: "GenuineIntel family 6 model 1"}, "intel-xeon-gold-4cpu"},
+		{Machine{Microarch: "Zen 5", CPUs: 1}, "zen-5-1cpu"},
 		{Machine{CPUs: 8}, "unknown-cpu-8cpu"},
 	} {
 		if got := tc.m.Slug(); got != tc.want {

@@ -87,13 +87,10 @@ func (r *Results) save(path string) error {
 // and number of CPUs: "amd-epyc-zen-5-2cpu". Results of one machine replace
 // each other; those of others sit beside them.
 func (m Machine) Slug() string {
-	name := m.CPU
-	if _, u, ok := strings.Cut(m.Family, ", "); ok {
-		name += " " + u
-	}
+	name := m.CPU + " " + m.Microarch
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(strings.NewReplacer("(r)", "", "(tm)", "").Replace(strings.ToLower(name))) {
+	for _, r := range strings.NewReplacer("(r)", "", "(tm)", "").Replace(strings.ToLower(name)) {
 		switch {
 		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
 			b.WriteRune(r)
