@@ -64,21 +64,37 @@ const Available = true
 // ahead > 0. The rows and dst must lie within src and dst; nothing is checked
 // but the lengths.
 func Rows(dst, src []byte, n, stride int, idx []int, ahead int) {
-	if len(idx) == 0 {
-		return
+	if a, ok := args(dst, src, n, stride, idx); ok {
+		C.rows(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(ahead))
 	}
-	check(dst, src, n, stride, idx)
-	C.rows((*C.char)(unsafe.Pointer(unsafe.SliceData(dst))), (*C.char)(unsafe.Pointer(unsafe.SliceData(src))),
-		C.size_t(n), C.ptrdiff_t(stride), (*C.longlong)(unsafe.Pointer(unsafe.SliceData(idx))), C.long(len(idx)), C.long(ahead))
 }
 
 // RowsDist copies the same rows with memcpy, prefetching every line dist bytes
 // ahead of the copy along the gathered rows, the row kernel's algorithm in C.
 func RowsDist(dst, src []byte, n, stride int, idx []int, dist int) {
+	if a, ok := args(dst, src, n, stride, idx); ok {
+		C.rowsDist(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(dist))
+	}
+}
+
+// cArgs are the arguments the C functions share.
+type cArgs struct {
+	dst, src *C.char
+	n        C.size_t
+	stride   C.ptrdiff_t
+	idx      *C.longlong
+	count    C.long
+}
+
+// args checks the rows (see check) and converts them for C; ok is false when
+// there is no row to copy.
+func args(dst, src []byte, n, stride int, idx []int) (a cArgs, ok bool) {
 	if len(idx) == 0 {
-		return
+		return a, false
 	}
 	check(dst, src, n, stride, idx)
-	C.rowsDist((*C.char)(unsafe.Pointer(unsafe.SliceData(dst))), (*C.char)(unsafe.Pointer(unsafe.SliceData(src))),
-		C.size_t(n), C.ptrdiff_t(stride), (*C.longlong)(unsafe.Pointer(unsafe.SliceData(idx))), C.long(len(idx)), C.long(dist))
+	return cArgs{
+		(*C.char)(unsafe.Pointer(unsafe.SliceData(dst))), (*C.char)(unsafe.Pointer(unsafe.SliceData(src))),
+		C.size_t(n), C.ptrdiff_t(stride), (*C.longlong)(unsafe.Pointer(unsafe.SliceData(idx))), C.long(len(idx)),
+	}, true
 }
