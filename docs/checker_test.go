@@ -143,7 +143,7 @@ func TestCheckLinks(t *testing.T) {
 			"[a method]("+pkg+"#T.Method), [a field]("+pkg+"#T.Field), [an interface method]("+pkg+"#I.Do), [a constant]("+pkg+"#B),\n"+
 			"[a heading]("+pkg+"#hdr-A_heading__with_punctuation).\n"+
 			"[unexported]("+pkg+"#unexported), [a hidden field]("+pkg+"#T.hidden), [no package](https://pkg.go.dev/github.com/obskit/obskit/nosuch#X).", "\n")}
-	errs, checked := checkLinks(p, linkCache{md: map[string]map[string]bool{}, godoc: map[string]map[string]bool{}})
+	errs, checked := checkLinks(p, newLinkCache())
 	if checked != 19 {
 		t.Errorf("checkLinks checked %d links, want 19 (all but the web's)", checked)
 	}
@@ -155,4 +155,16 @@ func TestCheckLinks(t *testing.T) {
 		"docs/test.md:12: link to " + pkg + "#T.hidden: no anchor",
 		"docs/test.md:12: link to https://pkg.go.dev/github.com/obskit/obskit/nosuch#X",
 	})
+}
+
+// A page the cache was given is not read again: its anchors are those of the
+// text given, not of its file.
+func TestLinkCache(t *testing.T) {
+	c := newLinkCache(page{path: "docs/testdata/page.md", lines: []string{"# Another title"}})
+	p := page{path: "docs/test.md", lines: []string{"[given](testdata/page.md#another-title), [on disk](testdata/page.md#a-page)"}}
+	errs, checked := checkLinks(p, c)
+	if checked != 2 {
+		t.Errorf("checkLinks checked %d links, want 2", checked)
+	}
+	wantErrs(t, errs, []string{"link to testdata/page.md#a-page: no anchor #a-page"})
 }

@@ -33,9 +33,10 @@ const godocURL = "https://pkg.go.dev/" + kitPath
 // of its headings; a link to the kit on pkg.go.dev a package of the repository
 // and, with an #anchor, a name or a heading of its documentation.
 func TestLinks(t *testing.T) {
-	c := linkCache{md: map[string]map[string]bool{}, godoc: map[string]map[string]bool{}}
+	pages := readPages(t)
+	c := newLinkCache(pages...)
 	checked := 0
-	for _, p := range readPages(t) {
+	for _, p := range pages {
 		errs, n := checkLinks(p, c)
 		for _, e := range errs {
 			t.Error(e)
@@ -51,11 +52,21 @@ func TestLinks(t *testing.T) {
 // path relative to root, of packages by directory relative to root.
 type linkCache struct{ md, godoc map[string]map[string]bool }
 
+// newLinkCache returns a cache that holds the anchors of the pages already
+// read, so that links to them do not read them again.
+func newLinkCache(pages ...page) linkCache {
+	c := linkCache{md: map[string]map[string]bool{}, godoc: map[string]map[string]bool{}}
+	for _, p := range pages {
+		c.md[p.path] = headings(p)
+	}
+	return c
+}
+
 // checkLinks checks the relative and pkg.go.dev links of p and returns what is
 // wrong and how many links it checked. Links in code blocks and code spans
 // are not links.
 func checkLinks(p page, c linkCache) (errs []string, checked int) {
-	c.md[p.path] = headings(p)
+	c.md[p.path] = headings(p) // its own text, whatever the file holds
 	for i, l := range prose(p) {
 		for _, m := range linkRE.FindAllStringSubmatch(l, -1) {
 			target := m[1]
@@ -118,7 +129,8 @@ func prose(p page) []string {
 	return strings.Split(joined, "\n")
 }
 
-// mdAnchors returns the heading anchors of the Markdown page at path.
+// mdAnchors returns the heading anchors of the Markdown page at path, read
+// from its file unless the cache holds them.
 func (c linkCache) mdAnchors(path string) (map[string]bool, error) {
 	if hs, ok := c.md[path]; ok {
 		return hs, nil
