@@ -148,7 +148,7 @@ func (src *source) decl(name string) (ast.Decl, string, error) {
 			}
 		}
 		if match {
-			return d, string(src.text[src.fset.Position(d.Pos()).Offset:src.fset.Position(d.End()).Offset]), nil
+			return d, text(src, d), nil
 		}
 	}
 	return nil, "", fmt.Errorf("no declaration %s in %s", name, src.path)
