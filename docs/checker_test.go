@@ -4,6 +4,9 @@ package docs_test
 // what it promises and passes what it should.
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"strings"
 	"testing"
 
@@ -167,4 +170,34 @@ func TestLinkCache(t *testing.T) {
 		t.Errorf("checkLinks checked %d links, want 2", checked)
 	}
 	wantErrs(t, errs, []string{"link to testdata/page.md#a-page: no anchor #a-page"})
+}
+
+// inferable's answers are the compiler's (go vet of a call without type
+// arguments said which it infers).
+func TestInferable(t *testing.T) {
+	for decl, want := range map[string]bool{
+		"func A[E any](x E)":                                 true,
+		"func B[E any]() E":                                  false,
+		"func C[E Number](shape []int) *Array[E]":            false,
+		"func D[To, From Number](c Batched[From]) To":        false,
+		"func E[T any](xs []T, f func(T) bool)":              true,
+		"func F[K comparable, V any](m map[K]V)":             true,
+		"func G[S ~[]E, E any](s S)":                         true,  // E from S's constraint
+		"func H[T any, U interface{ Get() T }](u U)":         true,  // from its methods too
+		"func I[T any, U interface{ ~[]T | ~[]int }](u U)":   false, // not from a union
+		"func J[E any, S []E](e E) S":                        true,  // S is []E
+		"func K[E any, S interface{ []E }](e E) S":           true,
+		"func L[E any, S ~[]E](e E) S":                       false, // any slice type of E
+		"func M[E any, S interface{ ~[]E | ~[]int }](e E) S": false,
+		"func N[E any, S interface{ Len() E }](e E) S":       false,
+		"func O(x int)":                                      true,
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+decl+" {}", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inferable(f.Decls[0].(*ast.FuncDecl)); got != want {
+			t.Errorf("inferable(%s) = %v, want %v", decl, got, want)
+		}
+	}
 }

@@ -179,23 +179,9 @@ func (c linkCache) godocAnchors(dir string) (map[string]bool, error) {
 	if as, ok := c.godoc[dir]; ok {
 		return as, nil
 	}
-	entries, err := os.ReadDir(filepath.Join(root, dir))
+	fset, files, err := packageFiles(dir)
 	if err != nil {
 		return nil, err
-	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(root, dir, e.Name()), nil, parser.ParseComments)
-		if err != nil {
-			return nil, err
-		}
-		if f.Name.Name != "main" {
-			files = append(files, f)
-		}
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no package in %s", filepath.Join(root, dir))
@@ -249,6 +235,32 @@ func (c linkCache) godocAnchors(dir string) (map[string]bool, error) {
 	}
 	c.godoc[dir] = as
 	return as, nil
+}
+
+// packageFiles parses the files of the package in dir (relative to root),
+// its tests left out; it returns none for a command or a directory without
+// Go files.
+func packageFiles(dir string) (*token.FileSet, []*ast.File, error) {
+	entries, err := os.ReadDir(filepath.Join(root, dir))
+	if err != nil {
+		return nil, nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(root, dir, e.Name()), nil, parser.ParseComments)
+		if err != nil {
+			return nil, nil, err
+		}
+		if f.Name.Name == "main" {
+			return fset, nil, nil
+		}
+		files = append(files, f)
+	}
+	return fset, files, nil
 }
 
 func fieldList(fl *ast.FieldList) []*ast.Field {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/obskit/obskit/npy"
+	np "github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/subset"
 	sub "github.com/obskit/obskit/subset"
 )
@@ -26,6 +27,8 @@ func Example_good() {
 
 func Example_types() {
 	x, _ := npy.Open[float32]("x.npy", 0) // Go cannot infer: allowed
+	w, _ := np.Load[uint8]("w.npy", 0)    // under another name too
+	v := zero[float64]()                  // nor for a function of the file
 	parts, _ := subset.Split[int, []int](nil, nil, 0.5)
 	view := sub.Of[int](nil, nil)
 	y := double[int](2)
@@ -35,9 +38,11 @@ func Example_types() {
 	}
 	fns := []func(int) int{double}
 	z := fns[0](1) // an index, then a call: not a type argument
-	fmt.Println(parts, view, y, n, z)
+	fmt.Println(w, v, parts, view, y, n, z)
 	// Output:
 	// nothing
 }
 
 func double[N int | float64](v N) N { return 2 * v }
+
+func zero[N int | float64]() N { return 0 }
