@@ -3,8 +3,8 @@ GO       ?= go
 # The library is the root module; each of the others is a nested module with a
 # replace directive back to the root, so that the library's go.mod requires only
 # what the library and its tests import: arraycontainer/dense (gonum interop),
-# bench (the benchmark suite), cmd (obskit-demo, obskit-bench: plots, progress
-# bars) and docs (the guide's checks and the quickstart).
+# bench (the benchmark suite), cmd (obskit, obskit-demo, obskit-bench: plots,
+# progress bars) and docs (the guide's checks and the quickstart).
 MODULES  := . arraycontainer/dense bench cmd docs
 # Commands of the cmd module are built here and run from the repository root, so
 # that the paths they are given and write read from the root.
@@ -70,6 +70,6 @@ demo: $(BIN)/obskit-demo
 	$(BIN)/obskit-demo $(ARGS)
 
 # Always rebuilt (go build is a no-op when nothing changed).
-.PHONY: $(BIN)/obskit-bench $(BIN)/obskit-demo
-$(BIN)/obskit-bench $(BIN)/obskit-demo:
+.PHONY: $(BIN)/obskit $(BIN)/obskit-bench $(BIN)/obskit-demo
+$(BIN)/obskit $(BIN)/obskit-bench $(BIN)/obskit-demo:
 	$(GO) build -C cmd -o $@ ./$(notdir $@)

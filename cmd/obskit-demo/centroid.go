@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/obskit/obskit/cmd/internal/progress"
 	"math"
 	"unsafe"
 
@@ -48,7 +49,7 @@ func (l loops) obsBytes() int64 {
 // fit returns the class means of data, summed in one batch loop over data
 // shuffled from seed. The loop gathers every batch into one reused buffer
 // (eachobs.Batches), so it allocates nothing per batch.
-func fit[E arraycontainer.Number](l loops, data labeled[E], seed uint64, bar *bar) *centroids {
+func fit[E arraycontainer.Number](l loops, data labeled[E], seed uint64, bar *progress.Bar) *centroids {
 	d := l.d
 	sums := make([]float64, l.k*d)
 	counts := make([]int, l.k)
@@ -78,7 +79,7 @@ func fit[E arraycontainer.Number](l loops, data labeled[E], seed uint64, bar *ba
 
 // score predicts every observation of data in one batch loop, in order,
 // and returns the number of correct predictions per class.
-func score[E arraycontainer.Number](l loops, m *centroids, data labeled[E], bar *bar) (correct []int) {
+func score[E arraycontainer.Number](l loops, m *centroids, data labeled[E], bar *progress.Bar) (correct []int) {
 	d := l.d
 	correct = make([]int, l.k)
 	obs := make([]float64, d) // one observation as float64, reused

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/obskit/obskit/cmd/internal/progress"
 	"io"
 	"maps"
 	"slices"
@@ -24,7 +25,7 @@ type dataset[E arraycontainer.Number] struct {
 // A job is a dataset of any element type: the loaders choose the type from the
 // file, the experiment runs on it.
 type job interface {
-	experiment(cfg config, p *progress) (*report, error)
+	experiment(cfg config, p *progress.Progress) (*report, error)
 	close() error
 }
 

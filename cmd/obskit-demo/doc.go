@@ -40,5 +40,5 @@
 // The program is a few files of one idea each: flags.go (the command line),
 // data.go and files.go (loading), experiment.go (split, folds, scores),
 // centroid.go (the classifier and its batch loops), meter.go (throughput),
-// progress.go (bars) and report.go (the printed report).
+// report.go (the printed report).
 package main

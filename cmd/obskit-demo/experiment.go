@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/obskit/obskit/cmd/internal/progress"
 	"math/rand/v2"
 
 	"github.com/obskit/obskit/arraycontainer"
@@ -28,7 +29,7 @@ func seedOf(seed, stream uint64) uint64 { return rng(seed, stream).Uint64() }
 // experiment runs the kit's main job on d: a stratified train/test split,
 // k-fold cross-validation of a nearest-centroid classifier on the training
 // part, and a final fit on the whole training part scored on the test part.
-func (d *dataset[E]) experiment(cfg config, p *progress) (*report, error) {
+func (d *dataset[E]) experiment(cfg config, p *progress.Progress) (*report, error) {
 	data, err := tuples.Zip2(d.x, container.FromSlice(d.y)) // features and labels: a labeled tuple
 	if err != nil {
 		return nil, err
@@ -63,17 +64,17 @@ func (d *dataset[E]) experiment(cfg config, p *progress) (*report, error) {
 	l := newLoops(cfg.batch, d.x, k, &rep.Fit, &rep.Score)
 	for f := range folds.Len() {
 		tr, val := folds.Fold(f)
-		bar := p.bar(fmt.Sprintf("fold %d/%d", f+1, folds.Len()), tr.Nobs()+val.Nobs())
+		bar := p.Bar(fmt.Sprintf("fold %d/%d", f+1, folds.Len()), int64(tr.Nobs()+val.Nobs()), "obs")
 		m := fit(l, tr, seedOf(cfg.seed, streamFit+uint64(f)), bar)
 		correct := score(l, m, val, bar)
-		bar.done()
+		bar.Done()
 		rep.Folds = append(rep.Folds, fold{Train: tr.Nobs(), Validate: val.Nobs(), Correct: sum(correct)})
 	}
 
-	bar := p.bar("final", train.Nobs()+test.Nobs())
+	bar := p.Bar("final", int64(train.Nobs()+test.Nobs()), "obs")
 	m := fit(l, train, seedOf(cfg.seed, streamFit+uint64(folds.Len())), bar)
 	rep.TestCorrect = score(l, m, test, bar)
-	bar.done()
+	bar.Done()
 	return rep, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/obskit/obskit/cmd/internal/progress"
 	"io"
 	"os"
 	"strings"
@@ -23,7 +24,7 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return 2 // parseFlags has printed the problem and how to get help
 	}
-	rep, err := run(cfg, newProgress(barOutput(stderr, cfg.progress)))
+	rep, err := run(cfg, progress.New(progress.Output(stderr, cfg.progress)))
 	if err != nil {
 		fmt.Fprintf(stderr, "obskit-demo: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))
 		return 1
@@ -34,8 +35,8 @@ func cli(args []string, stdout, stderr io.Writer) int {
 
 // run loads the data cfg names and runs the experiment on it, showing progress
 // on p, which it stops before returning.
-func run(cfg config, p *progress) (rep *report, err error) {
-	defer p.stop()
+func run(cfg config, p *progress.Progress) (rep *report, err error) {
+	defer p.Stop()
 	d, err := load(cfg)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/obskit/obskit/cmd/internal/progress"
 	"iter"
 	"time"
 
@@ -22,7 +23,7 @@ type meter struct {
 // timed yields the batches of seq and records them in m: the observations,
 // obsBytes bytes gathered per observation (every slot of a batch), the time of
 // the loop and of its body. It advances bar by the observations of each batch.
-func timed[B any](seq iter.Seq[eachobs.Batch[B]], m *meter, obsBytes int64, bar *bar) iter.Seq[eachobs.Batch[B]] {
+func timed[B any](seq iter.Seq[eachobs.Batch[B]], m *meter, obsBytes int64, bar *progress.Bar) iter.Seq[eachobs.Batch[B]] {
 	return func(yield func(eachobs.Batch[B]) bool) {
 		start := time.Now()
 		defer func() {
@@ -32,7 +33,7 @@ func timed[B any](seq iter.Seq[eachobs.Batch[B]], m *meter, obsBytes int64, bar 
 		for b := range seq {
 			t := time.Now()
 			more := yield(b)
-			bar.add(b.Real)
+			bar.Add(b.Real)
 			m.Body += time.Since(t)
 			m.Batches++
 			m.Obs += b.Real

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/obskit/obskit/cmd/internal/progress"
 	"io"
 	"os"
 	"strings"
@@ -42,7 +43,7 @@ func TestProgressBars(t *testing.T) {
 		t.Fatal(err)
 	}
 	var bars syncBuffer
-	got, err := run(cfg, newProgress(&bars))
+	got, err := run(cfg, progress.New(&bars))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestProgressBarsOnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run(cfg, newProgress(io.Discard)); err == nil {
+	if _, err := run(cfg, progress.New(io.Discard)); err == nil {
 		t.Fatal("run with 2000 folds of 1438 training observations: no error")
 	}
 }
@@ -93,7 +94,7 @@ func TestBarOutput(t *testing.T) {
 		{"file", f, true},
 		{"off", os.Stderr, false},
 	} {
-		if w := barOutput(tc.w, tc.on); w != nil {
+		if w := progress.Output(tc.w, tc.on); w != nil {
 			t.Errorf("%s: barOutput = %v, want nil (no bars)", tc.name, w)
 		}
 	}
