@@ -6,7 +6,7 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var _ container.Batched[[]int, [][]int] = (*View[[]int])(nil)
+var _ container.Random[[]int, [][]int] = (*View[[]int])(nil)
 
 // A View is a container whose observations are the batches of another container,
 // MLUtils' BatchView: observation i of the view is batch i of the source. The view
@@ -21,6 +21,7 @@ var _ container.Batched[[]int, [][]int] = (*View[[]int])(nil)
 // the eachobs loops, which reshuffle every epoch.
 type View[B any] struct {
 	gather func(dst B, idx []int) B
+	rand   func(dst B, idx []int, r container.ObsRand) B // the source's GetObsRandInto, or GetObsInto
 	plan   index.Plan
 	epoch  int
 }
@@ -31,7 +32,13 @@ type View[B any] struct {
 // when a batch is requested and never copies it.
 func New[T, B any](c container.Batched[T, B], size int, t index.Tail) *View[B] {
 	container.CheckArg(size >= 1, "batchview.New", "batch size", size, ">= 1")
-	return &View[B]{gather: c.GetObsInto, plan: index.NewPlan(c.Nobs(), size, t)}
+	return &View[B]{
+		gather: c.GetObsInto,
+		rand: func(dst B, idx []int, r container.ObsRand) B {
+			return container.GetObsRandInto(c, dst, idx, r)
+		},
+		plan: index.NewPlan(c.Nobs(), size, t),
+	}
 }
 
 // Epoch returns the view of epoch e: the same batches for every tail except
@@ -75,7 +82,19 @@ func (v *View[B]) Indices(dst []int, i int) (idx []int, real int) {
 func (v *View[B]) GetObs(i int) B {
 	var zero B
 	p := indexbuf.Get()
-	b := v.batchInto(zero, p, i)
+	b := v.batchInto(zero, p, i, nil)
+	indexbuf.Put(p)
+	return b
+}
+
+// GetObsRand returns batch i, newly allocated, its observations drawn with r
+// when the source is a [container.Random] container (each by its source index,
+// so it draws what a loop over the source draws for it). It panics as GetObs
+// does.
+func (v *View[B]) GetObsRand(i int, r container.ObsRand) B {
+	var zero B
+	p := indexbuf.Get()
+	b := v.batchInto(zero, p, i, &r)
 	indexbuf.Put(p)
 	return b
 }
@@ -87,6 +106,19 @@ func (v *View[B]) GetObs(i int) B {
 // hold. It panics with a [*container.IndexError] if an index is out of range.
 func (v *View[B]) GetObsInto(dst []B, idx []int) []B {
 	container.CheckIndices("batchview.View.GetObsInto", idx, v.Nobs())
+	return v.batches(dst, idx, nil)
+}
+
+// GetObsRandInto is GetObsInto with the observations drawn with r when the source
+// is a [container.Random] container.
+func (v *View[B]) GetObsRandInto(dst []B, idx []int, r container.ObsRand) []B {
+	container.CheckIndices("batchview.View.GetObsRandInto", idx, v.Nobs())
+	return v.batches(dst, idx, &r)
+}
+
+// batches gathers the batches at checked indices idx into dst, drawn with r when
+// r is not nil.
+func (v *View[B]) batches(dst []B, idx []int, r *container.ObsRand) []B {
 	if cap(dst) >= len(idx) {
 		dst = dst[:len(idx)]
 	} else {
@@ -96,18 +128,21 @@ func (v *View[B]) GetObsInto(dst []B, idx []int) []B {
 	}
 	p := indexbuf.Get()
 	for k, i := range idx {
-		dst[k] = v.batchInto(dst[k], p, i)
+		dst[k] = v.batchInto(dst[k], p, i, r)
 	}
 	indexbuf.Put(p)
 	return dst
 }
 
 // batchInto gathers batch i into dst with *scratch as its index list, keeping
-// the list's memory in *scratch.
-func (v *View[B]) batchInto(dst B, scratch *[]int, i int) B {
+// the list's memory in *scratch, drawn with r when r is not nil.
+func (v *View[B]) batchInto(dst B, scratch *[]int, i int, r *container.ObsRand) B {
 	container.CheckIndex("batchview.View.GetObs", i, v.Nobs())
 	idx, _ := v.plan.Indices(*scratch, v.epoch, i, identity)
 	*scratch = idx
+	if r != nil {
+		return v.rand(dst, idx, *r)
+	}
 	return v.gather(dst, idx)
 }
 

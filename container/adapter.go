@@ -12,6 +12,8 @@ func AsBatched[T any](c Container[T]) Batched[T, []T] {
 	return adapter[T]{c}
 }
 
+var _ Random[int, []int] = adapter[int]{}
+
 type adapter[T any] struct{ c Container[T] }
 
 func (a adapter[T]) Nobs() int      { return a.c.Nobs() }
@@ -22,6 +24,21 @@ func (a adapter[T]) GetObsInto(dst []T, idx []int) []T {
 	dst = Resize(dst, len(idx))
 	for j, i := range idx {
 		dst[j] = a.c.GetObs(i)
+	}
+	return dst
+}
+
+// GetObsRand returns observation i drawn with r when the wrapped container is
+// random, as [GetObsRand] does.
+func (a adapter[T]) GetObsRand(i int, r ObsRand) T { return GetObsRand(a.c, i, r) }
+
+// GetObsRandInto gathers the observations at idx, each drawn with r when the
+// wrapped container is random.
+func (a adapter[T]) GetObsRandInto(dst []T, idx []int, r ObsRand) []T {
+	CheckIndices("container.AsBatched.GetObsRandInto", idx, a.c.Nobs())
+	dst = Resize(dst, len(idx))
+	for j, i := range idx {
+		dst[j] = GetObsRand(a.c, i, r)
 	}
 	return dst
 }

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/exp/constraints"
 )
 
-var _ container.Batched[*arraycontainer.Array[float32], *arraycontainer.Array[float32]] = (*Arrays[float32])(nil)
+var _ container.Random[*arraycontainer.Array[float32], *arraycontainer.Array[float32]] = (*Arrays[float32])(nil)
 
 // Arrays is a container of arrays of E computed from another container as it is
 // read: the result of [Scale], [Standardize] and [OneHot]. It is Batched: a batch
@@ -28,8 +28,9 @@ type kernel[E arraycontainer.Number] interface {
 	// layout returns the shape of an observation and the observation axis of a
 	// batch.
 	layout() (obs []int, dim int)
-	// into gathers and converts the observations at checked indices idx.
-	into(dst *arraycontainer.Array[E], idx []int) *arraycontainer.Array[E]
+	// into gathers and converts the observations at checked indices idx, drawn
+	// with r when r is not nil and the source is random.
+	into(dst *arraycontainer.Array[E], idx []int, r *container.ObsRand) *arraycontainer.Array[E]
 	// then returns the kernel followed by v*scale[k]+shift[k] (per feature, or
 	// one pair for all), when the kernel is affine itself.
 	then(scale, shift []float64) (kernel[E], bool)
@@ -48,7 +49,12 @@ func (a *Arrays[E]) ObsShape() []int {
 // with a [*container.IndexError] when i is out of range.
 func (a *Arrays[E]) GetObs(i int) *arraycontainer.Array[E] {
 	container.CheckIndex("convert.Arrays.GetObs", i, a.k.nobs())
-	b := a.k.into(nil, []int{i})
+	return a.obs(i, nil)
+}
+
+// obs returns observation i (checked), drawn with r when r is not nil.
+func (a *Arrays[E]) obs(i int, r *container.ObsRand) *arraycontainer.Array[E] {
+	b := a.k.into(nil, []int{i}, r)
 	obs, _ := a.k.layout()
 	o, err := b.Reshape(obs, obsdim.First)
 	if err != nil {
@@ -63,7 +69,21 @@ func (a *Arrays[E]) GetObs(i int) *arraycontainer.Array[E] {
 // range.
 func (a *Arrays[E]) GetObsInto(dst *arraycontainer.Array[E], idx []int) *arraycontainer.Array[E] {
 	container.CheckIndices("convert.Arrays.GetObsInto", idx, a.k.nobs())
-	return a.k.into(dst, idx)
+	return a.k.into(dst, idx, nil)
+}
+
+// GetObsRand returns observation i, converted, drawn with r when the wrapped
+// container is random. It panics as GetObs does.
+func (a *Arrays[E]) GetObsRand(i int, r container.ObsRand) *arraycontainer.Array[E] {
+	container.CheckIndex("convert.Arrays.GetObsRand", i, a.k.nobs())
+	return a.obs(i, &r)
+}
+
+// GetObsRandInto is GetObsInto with the observations drawn with r when the
+// wrapped container is random.
+func (a *Arrays[E]) GetObsRandInto(dst *arraycontainer.Array[E], idx []int, r container.ObsRand) *arraycontainer.Array[E] {
+	container.CheckIndices("convert.Arrays.GetObsRandInto", idx, a.k.nobs())
+	return a.k.into(dst, idx, &r)
 }
 
 // source is a container of arrays of E, as the wrapping functions take it.
@@ -188,13 +208,13 @@ func (k *affine[From, To]) batchShape(sc *scratch[From], m int) []int {
 	return sc.shape
 }
 
-func (k *affine[From, To]) into(dst *arraycontainer.Array[To], idx []int) *arraycontainer.Array[To] {
+func (k *affine[From, To]) into(dst *arraycontainer.Array[To], idx []int, r *container.ObsRand) *arraycontainer.Array[To] {
 	sc := k.get()
 	defer k.put(sc)
 	dst = arraycontainer.Resize(dst, k.batchShape(sc, len(idx)), obsdim.Constant(k.dim))
 	out := dst.Data()
 	L := k.obsLen
-	if k.fused {
+	if k.fused { // an array or a view of one: never random
 		if k.region != nil { // a mapped file: a fault (the file truncated) panics with the file's name
 			defer k.region.Recover(k.region.Guard())
 		}
@@ -223,7 +243,7 @@ func (k *affine[From, To]) into(dst *arraycontainer.Array[To], idx []int) *array
 		}
 		return dst
 	}
-	sc.batch = k.src.GetObsInto(sc.batch, idx)
+	sc.batch = gather(k.src, sc.batch, idx, r)
 	b := sc.batch
 	if !b.IsContiguous() {
 		b = b.Clone() // a container whose batches are views: rare, and copied
@@ -271,4 +291,13 @@ func (k *affine[From, To]) then(scale, shift []float64) (kernel[To], bool) {
 		s[j], b[j] = s0*s1, b0*s1+b1
 	}
 	return newAffine[From, To](k.src, s, b), true
+}
+
+// gather gathers the observations at idx of c into dst, drawn with r when r is
+// not nil.
+func gather[T, B any](c container.Batched[T, B], dst B, idx []int, r *container.ObsRand) B {
+	if r != nil {
+		return container.GetObsRandInto(c, dst, idx, *r)
+	}
+	return c.GetObsInto(dst, idx)
 }

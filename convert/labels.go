@@ -50,10 +50,10 @@ func (k *onehot[L, To]) nobs() int { return k.n }
 
 func (k *onehot[L, To]) layout() ([]int, int) { return []int{k.classes}, 0 }
 
-func (k *onehot[L, To]) into(dst *arraycontainer.Array[To], idx []int) *arraycontainer.Array[To] {
+func (k *onehot[L, To]) into(dst *arraycontainer.Array[To], idx []int, r *container.ObsRand) *arraycontainer.Array[To] {
 	sc := k.pool.Get().(*labelScratch[L])
 	defer k.pool.Put(sc)
-	sc.labels = k.src.GetObsInto(sc.labels, idx)
+	sc.labels = gather(k.src, sc.labels, idx, r)
 	sc.shape = [2]int{len(idx), k.classes}
 	dst = arraycontainer.Resize(dst, sc.shape[:], obsdim.First)
 	out := dst.Data()
@@ -73,8 +73,8 @@ func (k *onehot[L, To]) then([]float64, []float64) (kernel[To], bool) { return n
 // numbers: the result of [Cast]. Its batches are slices.
 type Scalars[To arraycontainer.Number] struct {
 	n      int
-	gather func(dst []To, idx []int) []To
-	get    func(i int) To
+	gather func(dst []To, idx []int, r *container.ObsRand) []To
+	get    func(i int, r *container.ObsRand) To
 }
 
 // Cast returns the container of the values of c converted to To, for labels a
@@ -98,15 +98,27 @@ func Cast[To, From arraycontainer.Number](c container.Batched[From, []From]) (*S
 	pool := sync.Pool{New: func() any { return new([]From) }}
 	return &Scalars[To]{
 		n: c.Nobs(),
-		get: func(i int) To {
-			return To(c.GetObs(i))
+		get: func(i int, r *container.ObsRand) To {
+			if r == nil {
+				return To(c.GetObs(i))
+			}
+			var out [1]To
+			v := container.GetObsRand(c, i, *r)
+			if castInto(out[:], []From{v}) >= 0 { // a draw Cast did not check
+				panic(rangeError[To]("Scalars.GetObsRand", v, i))
+			}
+			return out[0]
 		},
-		gather: func(dst []To, idx []int) []To {
+		gather: func(dst []To, idx []int, r *container.ObsRand) []To {
 			p := pool.Get().(*[]From)
-			*p = c.GetObsInto(*p, idx)
+			defer pool.Put(p)
+			*p = gather(c, *p, idx, r)
 			dst = container.Resize(dst, len(idx))
-			castInto(dst, *p) // every value was checked when wrapped
-			pool.Put(p)
+			// Every value of GetObsInto was checked when wrapped; the draws of a
+			// random source with another ObsRand were not.
+			if j := castInto(dst, *p); j >= 0 && r != nil {
+				panic(rangeError[To]("Scalars.GetObsRandInto", (*p)[j], idx[j]))
+			}
 			return dst
 		},
 	}, nil
@@ -119,7 +131,15 @@ func (s *Scalars[To]) Nobs() int { return s.n }
 // when i is out of range.
 func (s *Scalars[To]) GetObs(i int) To {
 	container.CheckIndex("convert.Scalars.GetObs", i, s.n)
-	return s.get(i)
+	return s.get(i, nil)
+}
+
+// GetObsRand returns value i, converted, drawn with r when the wrapped container
+// is random. It panics as GetObs does, and with an error wrapping [ErrRange]
+// when the drawn value does not fit To (Cast checked the values GetObs reads).
+func (s *Scalars[To]) GetObsRand(i int, r container.ObsRand) To {
+	container.CheckIndex("convert.Scalars.GetObsRand", i, s.n)
+	return s.get(i, &r)
 }
 
 // GetObsInto gathers the values at idx, converted, into dst (reused when it can
@@ -127,5 +147,12 @@ func (s *Scalars[To]) GetObs(i int) To {
 // range.
 func (s *Scalars[To]) GetObsInto(dst []To, idx []int) []To {
 	container.CheckIndices("convert.Scalars.GetObsInto", idx, s.n)
-	return s.gather(dst, idx)
+	return s.gather(dst, idx, nil)
+}
+
+// GetObsRandInto is GetObsInto with the values drawn with r when the wrapped
+// container is random; it panics as GetObsRand does.
+func (s *Scalars[To]) GetObsRandInto(dst []To, idx []int, r container.ObsRand) []To {
+	container.CheckIndices("convert.Scalars.GetObsRandInto", idx, s.n)
+	return s.gather(dst, idx, &r)
 }

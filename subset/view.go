@@ -7,7 +7,10 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var _ container.IndexView[int, []int] = (*View[int, []int])(nil)
+var (
+	_ container.IndexView[int, []int] = (*View[int, []int])(nil)
+	_ container.Random[int, []int]    = (*View[int, []int])(nil)
+)
 
 // A View is a lazy subset of a source container: observation i of the view is
 // observation Index(i) of [View.Source]. It copies no observations. Every function of
@@ -110,6 +113,25 @@ func (v *View[T, B]) GetObsInto(dst B, idx []int) B {
 	p := indexbuf.Get()
 	*p = v.mapInto("subset.View.GetObsInto", *p, idx)
 	dst = v.src.GetObsInto(dst, *p)
+	indexbuf.Put(p)
+	return dst
+}
+
+// GetObsRand returns observation i of the view drawn with r: observation
+// Index(i) of the source, drawn with r when the source is a [container.Random]
+// container (an observation keeps the randomness of its source index, so a
+// repeated index draws the same numbers). It panics as GetObs does.
+func (v *View[T, B]) GetObsRand(i int, r container.ObsRand) T {
+	container.CheckIndex("subset.View.GetObsRand", i, v.n)
+	return container.GetObsRand(v.src, v.at(i), r)
+}
+
+// GetObsRandInto is GetObsInto with the observations drawn with r when the source
+// is a [container.Random] container.
+func (v *View[T, B]) GetObsRandInto(dst B, idx []int, r container.ObsRand) B {
+	p := indexbuf.Get()
+	*p = v.mapInto("subset.View.GetObsRandInto", *p, idx)
+	dst = container.GetObsRandInto(v.src, dst, *p, r)
 	indexbuf.Put(p)
 	return dst
 }

@@ -7,14 +7,17 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var _ container.Batched[int, []int] = (*Joined[int])(nil)
+var _ container.Random[int, []int] = (*Joined[int])(nil)
 
 // Joined is the concatenation of containers of one observation type
 // (MLUtils.joinobs). Build one with [Join].
 type Joined[T any] struct {
 	parts []container.Container[T]
-	start []int     // start[p] is the index of the first observation of part p; start[len(parts)] = Nobs
-	tmp   sync.Pool // of *[]T: observations of one part before they are placed
+	start []int // start[p] is the index of the first observation of part p; start[len(parts)] = Nobs
+	// random[p] says whether part p draws per observation (has GetObsRand):
+	// such a part is read with randomness of its own even outside a loop.
+	random []bool
+	tmp    sync.Pool // of *[]T: observations of one part before they are placed
 }
 
 // Join returns the concatenation of parts: the observations of parts[0], then
@@ -48,6 +51,10 @@ func Join[T any](parts ...container.Container[T]) *Joined[T] {
 }
 
 func (j *Joined[T]) add(p container.Container[T], n int) {
+	_, random := p.(interface {
+		GetObsRand(int, container.ObsRand) T
+	})
+	j.random = append(j.random, random)
 	j.parts = append(j.parts, p)
 	j.start = append(j.start, j.start[len(j.start)-1]+n)
 }
@@ -75,6 +82,9 @@ func (j *Joined[T]) locate(i int) (part, local int) {
 func (j *Joined[T]) GetObs(i int) T {
 	container.CheckIndex("transform.Joined.GetObs", i, j.Nobs())
 	p, k := j.locate(i)
+	if j.random[p] {
+		return container.GetObsRand(j.parts[p], k, container.ObsRand{}.Stream(uint64(p)))
+	}
 	return j.parts[p].GetObs(k)
 }
 
@@ -87,8 +97,31 @@ func (j *Joined[T]) Parts() []container.Container[T] {
 // GetObsInto sets dst to the observations at idx, reusing dst's memory when it can
 // hold len(idx) observations; see [Join] for how parts are read.
 func (j *Joined[T]) GetObsInto(dst []T, idx []int) []T {
-	m := len(idx)
 	container.CheckIndices("transform.Joined.GetObsInto", idx, j.Nobs())
+	return j.gather(dst, idx, nil)
+}
+
+// GetObsRand returns observation i drawn with r: observation i-start of the part
+// p holding i, drawn with r.Stream(p) when the part is random, so that the
+// observations of two parts draw independent numbers. (GetObs and GetObsInto
+// read a random part the same way with the zero ObsRand: a join's observation
+// is not always the one its part gives alone.) It panics as GetObs does.
+func (j *Joined[T]) GetObsRand(i int, r container.ObsRand) T {
+	container.CheckIndex("transform.Joined.GetObsRand", i, j.Nobs())
+	p, k := j.locate(i)
+	return container.GetObsRand(j.parts[p], k, r.Stream(uint64(p)))
+}
+
+// GetObsRandInto is GetObsInto with the observations of part p drawn with
+// r.Stream(p) when the part is random.
+func (j *Joined[T]) GetObsRandInto(dst []T, idx []int, r container.ObsRand) []T {
+	container.CheckIndices("transform.Joined.GetObsRandInto", idx, j.Nobs())
+	return j.gather(dst, idx, &r)
+}
+
+// gather is GetObsInto of checked indices, drawing with r (nil: GetObs).
+func (j *Joined[T]) gather(dst []T, idx []int, r *container.ObsRand) []T {
+	m := len(idx)
 	dst = container.Resize(dst, m)
 	if m == 0 {
 		return dst
@@ -114,7 +147,7 @@ func (j *Joined[T]) GetObsInto(dst []T, idx []int) []T {
 		for k, i := range idx {
 			local[k] = i - j.start[p]
 		}
-		dst = j.read(p, dst, local)
+		dst = j.read(p, dst, local, r)
 		indexbuf.Put(buf)
 		return dst
 	}
@@ -133,7 +166,7 @@ func (j *Joined[T]) GetObsInto(dst []T, idx []int) []T {
 		for k, at := range sel {
 			loc[k] = idx[at] - j.start[p]
 		}
-		*tmp = j.read(p, *tmp, loc)
+		*tmp = j.read(p, *tmp, loc, r)
 		for k, at := range sel {
 			dst[at] = (*tmp)[k]
 		}
@@ -145,14 +178,32 @@ func (j *Joined[T]) GetObsInto(dst []T, idx []int) []T {
 	return dst
 }
 
-// read gathers the observations at local indices of part p into dst.
-func (j *Joined[T]) read(p int, dst []T, local []int) []T {
-	if bp, ok := j.parts[p].(container.Batched[T, []T]); ok {
-		return bp.GetObsInto(dst, local)
+// read gathers the observations at local indices of part p into dst, drawn with
+// r.Stream(p) when the part is random (the zero ObsRand's when r is nil).
+func (j *Joined[T]) read(p int, dst []T, local []int, r *container.ObsRand) []T {
+	part := j.parts[p]
+	if !j.random[p] {
+		if bp, ok := part.(container.Batched[T, []T]); ok {
+			return bp.GetObsInto(dst, local)
+		}
+		dst = container.Resize(dst, len(local))
+		for k, i := range local {
+			dst[k] = part.GetObs(i)
+		}
+		return dst
+	}
+	var rp container.ObsRand
+	if r == nil {
+		rp = container.NewObsRand(0, 0).Stream(uint64(p))
+	} else {
+		rp = r.Stream(uint64(p))
+	}
+	if bp, ok := part.(container.Batched[T, []T]); ok {
+		return container.GetObsRandInto(bp, dst, local, rp)
 	}
 	dst = container.Resize(dst, len(local))
 	for k, i := range local {
-		dst[k] = j.parts[p].GetObs(i)
+		dst[k] = container.GetObsRand(part, i, rp)
 	}
 	return dst
 }

@@ -7,8 +7,8 @@ import (
 )
 
 var (
-	_ container.Batched[int, []int]   = (*Mapped[string, int])(nil)
-	_ container.Batched[int, []int64] = (*MappedBatches[string, []string, int, []int64])(nil)
+	_ container.Random[int, []int]   = (*Mapped[string, int])(nil)
+	_ container.Random[int, []int64] = (*MappedBatches[string, []string, int, []int64])(nil)
 )
 
 // Mapped is a container whose observation i is f(observation i of a source),
@@ -41,6 +41,23 @@ func (m *Mapped[T, U]) GetObsInto(dst []U, idx []int) []U {
 	dst = container.Resize(dst, len(idx))
 	for j, i := range idx {
 		dst[j] = m.f(m.src.GetObs(i))
+	}
+	return dst
+}
+
+// GetObsRand returns f(source.GetObsRand(i, r)): a map of a random source draws
+// its observations with r. It panics as the source's GetObs does.
+func (m *Mapped[T, U]) GetObsRand(i int, r container.ObsRand) U {
+	return m.f(container.GetObsRand(m.src, i, r))
+}
+
+// GetObsRandInto is GetObsInto with the source's observations drawn with r when
+// the source is random.
+func (m *Mapped[T, U]) GetObsRandInto(dst []U, idx []int, r container.ObsRand) []U {
+	container.CheckIndices("transform.Mapped.GetObsRandInto", idx, m.src.Nobs())
+	dst = container.Resize(dst, len(idx))
+	for j, i := range idx {
+		dst[j] = m.f(container.GetObsRand(m.src, i, r))
 	}
 	return dst
 }
@@ -79,6 +96,21 @@ func (m *MappedBatches[T, B, U, C]) GetObs(i int) U { return m.obs(m.src.GetObs(
 func (m *MappedBatches[T, B, U, C]) GetObsInto(dst C, idx []int) C {
 	b := m.scratch.Get().(*B)
 	*b = m.src.GetObsInto(*b, idx)
+	dst = m.batch(dst, *b)
+	m.scratch.Put(b)
+	return dst
+}
+
+// GetObsRand returns obs(source.GetObsRand(i, r)).
+func (m *MappedBatches[T, B, U, C]) GetObsRand(i int, r container.ObsRand) U {
+	return m.obs(container.GetObsRand(m.src, i, r))
+}
+
+// GetObsRandInto is GetObsInto with the source batch drawn with r when the source
+// is random.
+func (m *MappedBatches[T, B, U, C]) GetObsRandInto(dst C, idx []int, r container.ObsRand) C {
+	b := m.scratch.Get().(*B)
+	*b = container.GetObsRandInto(m.src, *b, idx, r)
 	dst = m.batch(dst, *b)
 	m.scratch.Put(b)
 	return dst

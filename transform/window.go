@@ -7,7 +7,7 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var _ container.Batched[[]int, [][]int] = (*Windowed[int, []int])(nil)
+var _ container.Random[[]int, [][]int] = (*Windowed[int, []int])(nil)
 
 // Windowed is a container of sliding windows over a sequence container
 // (MLUtils.slidingwindow). Build one with [Windows].
@@ -48,18 +48,43 @@ func (w *Windowed[T, B]) GetObs(i int) B {
 	container.CheckIndex("transform.Windowed.GetObs", i, w.n)
 	buf := w.borrow()
 	var zero B
-	b := w.window(zero, i, *buf)
+	b := w.window(zero, i, *buf, nil)
 	indexbuf.Put(buf)
 	return b
+}
+
+// GetObsRand returns window i drawn with r: each observation of the source is
+// drawn with r and its source index when the source is random, so windows that
+// overlap hold the same draws of the observations they share. It panics as
+// GetObs does.
+func (w *Windowed[T, B]) GetObsRand(i int, r container.ObsRand) B {
+	container.CheckIndex("transform.Windowed.GetObsRand", i, w.n)
+	buf := w.borrow()
+	var zero B
+	b := w.window(zero, i, *buf, &r)
+	indexbuf.Put(buf)
+	return b
+}
+
+// GetObsRandInto is GetObsInto with the windows drawn with r, as GetObsRand.
+func (w *Windowed[T, B]) GetObsRandInto(dst []B, idx []int, r container.ObsRand) []B {
+	container.CheckIndices("transform.Windowed.GetObsRandInto", idx, w.n)
+	return w.windows(dst, idx, &r)
 }
 
 // GetObsInto sets dst to the windows at idx, reusing dst and the windows in it.
 func (w *Windowed[T, B]) GetObsInto(dst []B, idx []int) []B {
 	container.CheckIndices("transform.Windowed.GetObsInto", idx, w.n)
+	return w.windows(dst, idx, nil)
+}
+
+// windows sets dst to the windows at checked indices idx, drawn with r (nil:
+// GetObsInto).
+func (w *Windowed[T, B]) windows(dst []B, idx []int, r *container.ObsRand) []B {
 	dst = container.Resize(dst, len(idx))
 	buf := w.borrow()
 	for j, i := range idx {
-		dst[j] = w.window(dst[j], i, *buf)
+		dst[j] = w.window(dst[j], i, *buf, r)
 	}
 	indexbuf.Put(buf)
 	return dst
@@ -83,11 +108,15 @@ func (w *Windowed[T, B]) borrow() *[]int {
 	return buf
 }
 
-// window gathers window i into dst, writing its source indices into idx.
-func (w *Windowed[T, B]) window(dst B, i int, idx []int) B {
+// window gathers window i into dst, writing its source indices into idx, drawn
+// with r when r is not nil.
+func (w *Windowed[T, B]) window(dst B, i int, idx []int, r *container.ObsRand) B {
 	lo := i * w.stride
 	for k := range idx {
 		idx[k] = lo + k
+	}
+	if r != nil {
+		return container.GetObsRandInto(w.src, dst, idx, *r)
 	}
 	return w.src.GetObsInto(dst, idx)
 }

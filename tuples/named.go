@@ -98,15 +98,21 @@ func (g *Named[C, T, B]) GetObs(i int) []T {
 // returns the batch.
 func (g *Named[C, T, B]) GetObsInto(dst []B, idx []int) []B {
 	container.CheckIndices("tuples.Named.GetObsInto", idx, g.Nobs())
-	if cap(dst) >= len(g.members) {
-		dst = dst[:len(g.members)]
-	} else {
-		old := dst
-		dst = make([]B, len(g.members))
-		copy(dst, old)
-	}
+	dst = g.batches(dst)
 	for k, m := range g.members {
 		dst[k] = m.GetObsInto(dst[k], idx)
 	}
+	return dst
+}
+
+// batches returns dst with one batch per member, reusing dst (and the batches it
+// holds) when it has room.
+func (g *Named[C, T, B]) batches(dst []B) []B {
+	if cap(dst) >= len(g.members) {
+		return dst[:len(g.members)]
+	}
+	old := dst
+	dst = make([]B, len(g.members))
+	copy(dst, old)
 	return dst
 }

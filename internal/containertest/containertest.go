@@ -3,7 +3,9 @@
 // *container.IndexError naming the index and the count; index lists may be empty,
 // reversed, shuffled and repeated; buffers are reused without corrupting results;
 // concurrent readers do not interfere; GetObsInto leaves the index list as it
-// found it; an IndexView's mapped index leads to the same observation.
+// found it; an IndexView's mapped index leads to the same observation; a Random
+// container's draws agree between GetObsRand and GetObsRandInto and are its
+// GetObs and GetObsInto with the zero ObsRand.
 package containertest
 
 import (
@@ -130,6 +132,10 @@ func Run[T, B any](t *testing.T, c container.Batched[T, B], cfg Config[T, B]) {
 		}
 	})
 
+	if rc, ok := any(c).(container.Random[T, B]); ok {
+		t.Run("Random", func(t *testing.T) { checkRandom(t, rc, cfg, visit, lists) })
+	}
+
 	if v, ok := any(c).(container.IndexView[T, B]); ok {
 		t.Run("IndexView", func(t *testing.T) {
 			src := v.Source()
@@ -159,6 +165,52 @@ func Run[T, B any](t *testing.T, c container.Batched[T, B], cfg Config[T, B]) {
 		})
 	}
 
+}
+
+// checkRandom checks a Random container: GetObsRand and GetObsRandInto agree
+// for one ObsRand whatever the batch, draw the same again, and are GetObs and
+// GetObsInto with the zero ObsRand; bad indices panic.
+func checkRandom[T, B any](t *testing.T, c container.Random[T, B], cfg Config[T, B], visit []int, lists map[string][]int) {
+	t.Helper()
+	n := c.Nobs()
+	for _, i := range visit {
+		if d := cmp.Diff(c.GetObs(i), c.GetObsRand(i, container.ObsRand{}), cfg.Options...); d != "" {
+			t.Fatalf("GetObs(%d) is not GetObsRand(%d, zero ObsRand) (-GetObs +GetObsRand):\n%s", i, i, d)
+		}
+	}
+	for _, pass := range []struct {
+		seed  uint64
+		epoch int
+	}{{0, 0}, {1, 0}, {1, 7}, {1 << 40, 3}} {
+		r := container.NewObsRand(pass.seed, pass.epoch)
+		for _, i := range visit {
+			a, b := c.GetObsRand(i, r), c.GetObsRand(i, container.NewObsRand(pass.seed, pass.epoch))
+			if d := cmp.Diff(a, b, cfg.Options...); d != "" {
+				t.Fatalf("GetObsRand(%d) of seed %d, epoch %d differs between two calls (-first +second):\n%s", i, pass.seed, pass.epoch, d)
+			}
+		}
+		var buf B
+		for name, idx := range lists {
+			kept := slices.Clone(idx)
+			buf = c.GetObsRandInto(buf, idx, r)
+			if !slices.Equal(idx, kept) {
+				t.Fatalf("GetObsRandInto(%s) changed the index list from %v to %v", name, kept, idx)
+			}
+			if got := cfg.Len(buf); got != len(idx) {
+				t.Fatalf("GetObsRandInto(%s): batch holds %d observations, want %d", name, got, len(idx))
+			}
+			for j, i := range idx {
+				if d := cmp.Diff(c.GetObsRand(i, r), cfg.Obs(buf, j), cfg.Options...); d != "" {
+					t.Fatalf("GetObsRandInto(%s) of seed %d, epoch %d: observation %d (index %d) mismatch (-GetObsRand +batch):\n%s", name, pass.seed, pass.epoch, j, i, d)
+				}
+			}
+		}
+	}
+	for _, i := range []int{-1, n} {
+		var zero B
+		wantPanic(t, fmt.Sprintf("GetObsRand(%d)", i), i, n, func() { c.GetObsRand(i, container.ObsRand{}) })
+		wantPanic(t, fmt.Sprintf("GetObsRandInto(zero, [%d])", i), i, n, func() { c.GetObsRandInto(zero, []int{i}, container.ObsRand{}) })
+	}
 }
 
 func checkBatch[T, B any](t *testing.T, c container.Batched[T, B], cfg Config[T, B], what string, b B, idx []int) {

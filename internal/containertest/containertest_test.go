@@ -156,6 +156,26 @@ func (r reversed) MapIndices(dst, idx []int) []int {
 	return dst
 }
 
+// ignoresRand is a random container whose batch ignores the randomness it is
+// handed; zeroMismatch one whose GetObs is not its draw with the zero ObsRand.
+type ignoresRand struct{ *containertest.Draws }
+
+func (c ignoresRand) GetObsRandInto(dst []int, idx []int, _ container.ObsRand) []int {
+	return c.Draws.GetObsInto(dst, idx)
+}
+
+type zeroMismatch struct{ *containertest.Draws }
+
+func (c zeroMismatch) GetObs(i int) int { return c.Draws.GetObs(i) + 1 }
+
+func (c zeroMismatch) GetObsInto(dst []int, idx []int) []int {
+	dst = c.Draws.GetObsInto(dst, idx)
+	for j := range dst {
+		dst[j]++
+	}
+	return dst
+}
+
 var broken = map[string]struct {
 	c    container.Batched[int, []int]
 	want string // in the failure message
@@ -171,6 +191,8 @@ var broken = map[string]struct {
 	"in-place mapping":  {reversed{tens{30}, inPlace}, "in place to"},
 	"unchecked mapping": {reversed{tens{30}, uncheckedIx}, "MapIndices([30]) on a container of 30: did not panic"},
 	"short source":      {reversed{tens{30}, shortSource}, "outside the source's [0, 15)"},
+	"ignores its rand":  {ignoresRand{containertest.NewDraws(30)}, "mismatch (-GetObsRand +batch)"},
+	"zero rand":         {zeroMismatch{containertest.NewDraws(30)}, "is not GetObsRand"},
 }
 
 // TestCatchesBrokenContainers runs the checker on containers that each break
