@@ -58,9 +58,23 @@
 // What a container means is typed: its observation type T and batch type B, and for
 // labeled data the label type of its observations (tuples.Pair). Optional abilities
 // are found by type assertion, the way [io.Copy] finds [io.WriterTo], and change only
-// how fast a result comes, never what it is. The kit has one: [IndexView], a view
-// whose observations are those of a source at mapped indices, which loops, label
-// readers and conversions use to go straight to the source.
+// how fast a result comes, never what it is. [IndexView] is one: a view whose
+// observations are those of a source at mapped indices, which loops, label readers
+// and conversions use to go straight to the source.
+//
+// # Random observations
+//
+// [Random] is the one ability that adds an input: a container whose observations
+// are random (an augmentation, a random map, noise) draws observation i from the
+// generator of i that an [ObsRand] gives, a *rand.Rand seeded from a pass's seed and
+// epoch and from i alone. The loops of package eachobs pass the randomness of
+// (the loop's seed, the epoch) to every gather, each worker with its own generator
+// reseeded per observation (no allocation), so an observation draws the same numbers
+// whatever the number of workers, the order of the epoch, the batch it falls in or
+// where a resumed loop starts. Every wrapper of the kit passes the randomness on to
+// its sources ([GetObsRand] and [GetObsRandInto] are the helpers a wrapper calls);
+// read with GetObs and GetObsInto, a random container draws as in the zero ObsRand
+// (seed 0, epoch 0), the same every time.
 //
 // # Generic helpers
 //

@@ -86,3 +86,43 @@ func ExampleCheckArg() {
 	// [21.5]
 	// obskit/window: size 0, want >= 1
 }
+
+// noise is a random container: observation i is a number drawn from the
+// generator of i.
+type noise struct{ n int }
+
+func (c noise) Nobs() int { return c.n }
+
+func (c noise) GetObs(i int) int { return c.GetObsRand(i, container.ObsRand{}) }
+
+func (c noise) GetObsInto(dst []int, idx []int) []int {
+	return c.GetObsRandInto(dst, idx, container.NewObsRand(0, 0))
+}
+
+func (c noise) GetObsRand(i int, r container.ObsRand) int {
+	container.CheckIndex("noise.GetObsRand", i, c.n)
+	return r.For(i).IntN(100)
+}
+
+func (c noise) GetObsRandInto(dst []int, idx []int, r container.ObsRand) []int {
+	container.CheckIndices("noise.GetObsRandInto", idx, c.n)
+	dst = container.Resize(dst, len(idx))
+	for j, i := range idx {
+		dst[j] = r.For(i).IntN(100) // the generator of i, reseeded: no allocation
+	}
+	return dst
+}
+
+func ExampleRandom() {
+	// A loop hands a Random container the randomness of (seed, epoch); each
+	// observation draws from its own generator, whatever batch it falls in.
+	var c container.Random[int, []int] = noise{5}
+	epoch0, epoch1 := container.NewObsRand(42, 0), container.NewObsRand(42, 1)
+	fmt.Println(c.GetObsRandInto(nil, []int{0, 1, 2, 3, 4}, epoch0))
+	fmt.Println(c.GetObsRandInto(nil, []int{4, 2}, epoch0))
+	fmt.Println(c.GetObsRandInto(nil, []int{0, 1, 2, 3, 4}, epoch1))
+	// Output:
+	// [90 59 74 46 9]
+	// [9 74]
+	// [83 95 56 24 40]
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/index"
+	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -59,6 +60,10 @@ func allocCases(t testing.TB) []allocCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	randomTuple, err := tuples.Zip2(containertest.NewDraws(n), labels)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []allocCase{
 		caseOf("slice tuple", sliceTuple, size),
 		caseOf("array", x, size),
@@ -69,6 +74,10 @@ func allocCases(t testing.TB) []allocCase {
 		caseOf("subset of array", subset.Range(x, 10, n-3), size),
 		caseOf("shuffled subset of array and labels", subset.Shuffle(arrayTuple, rand.New(rand.NewPCG(1, 1))), size),
 		caseOf("subset of slice tuple", subset.Of(sliceTuple, iota(n/2)), size),
+		// Random containers draw with the slot's generator, reseeded.
+		caseOf("random map", noisy(n), size),
+		caseOf("subset of random container", subset.Range(containertest.NewDraws(n), 5, n), size),
+		caseOf("random member and labels", randomTuple, size),
 	}
 }
 

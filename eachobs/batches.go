@@ -61,6 +61,12 @@ func Batches[T, B any](c container.Batched[T, B], size int, opts ...Option) iter
 // option does not apply.
 func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 	cfg := newConfig("Obs", opts, optShuffle|optPrefetch|optWorkers|optPartition)
+	get := func(s *step[T]) { s.data = c.GetObs(s.idx[0]) }
+	if rc, ok := c.(interface {
+		GetObsRand(int, container.ObsRand) T
+	}); ok {
+		get = func(s *step[T]) { s.data = rc.GetObsRand(s.idx[0], s.obsRand()) }
+	}
 	var (
 		mu     sync.Mutex
 		epoch  int
@@ -81,6 +87,7 @@ func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 			s.idx = container.Resize(s.idx, 1)
 			s.idx[0] = o.at(e, k)
 			s.real = 1
-		}, func(s *step[T]) { s.data = c.GetObs(s.idx[0]) }, func(s *step[T]) bool { return yield(s.idx[0], s.data) })
+			s.seed, s.epoch = cfg.seed, e
+		}, get, func(s *step[T]) bool { return yield(s.idx[0], s.data) })
 	}
 }

@@ -69,6 +69,24 @@
 // DistributedSampler with set_epoch; the part of epoch e is exactly
 // subset.Partition of the data shuffled by rand.NewPCG(seed, e).
 //
+// # Random transforms
+//
+// A container whose observations are random (container.Random: an augmentation,
+// transform.MapRand, an image container that crops at random) is gathered with
+// the randomness of the loop's seed (the one given to [Shuffle], or 0) and the
+// batch's epoch: observation i draws from a generator seeded from (seed, epoch,
+// i) alone, so it gets the same numbers whatever [Workers] and [Prefetch] say,
+// whatever the order of the epoch, and after a resume with [Loader.From] (PyTorch
+// seeds each worker instead, and augmentations change with num_workers). The
+// randomness reaches the container through any of the kit's wrappers (views,
+// tuples, maps, conversions). Each slot of a loop owns one generator, reseeded
+// per observation, so random gathering allocates nothing per batch. [Obs] draws
+// the same way; [RandomBatches] uses a seed drawn from its rng and the pass
+// number. An observation that appears twice in one epoch (a padded slot, a
+// repeated index of a view) draws the same numbers twice; with the index.RollOver
+// tail, the observations of the previous epoch that lead a batch draw with the
+// batch's epoch.
+//
 // # Prefetching and parallel gathering
 //
 // [Prefetch](k) prepares the next k batches in a background goroutine while the

@@ -151,6 +151,7 @@ func (l *Loader[B]) newRun() *loaderRun[B] {
 	r.p.next = func(s *step[B], _ int) {
 		s.idx, s.real = l.plan.Indices(s.idx, r.e, r.b, r.o.at)
 		s.pos = Position{Seed: l.seed, Epoch: r.e, Batch: r.b}
+		s.seed, s.epoch = l.seed, r.e
 		s.count = l.plan.Len(r.e)
 		r.b++
 	}

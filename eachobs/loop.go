@@ -17,6 +17,24 @@ type step[X any] struct {
 	pos     Position
 	count   int
 	scratch []int // for the gather function's own use (mapped indices)
+
+	// The pass whose randomness a random container draws with (the loop's seed
+	// and epoch), and the slot's own generator, made on first use and reseeded
+	// from then on: the randomness of the worker that gathers the slot.
+	seed  uint64
+	epoch int
+	rnd   container.ObsRand
+	gen   bool
+}
+
+// obsRand returns the randomness of the step's pass, on the slot's generator.
+func (s *step[X]) obsRand() container.ObsRand {
+	if !s.gen {
+		s.rnd, s.gen = container.NewObsRand(s.seed, s.epoch), true
+	} else if s.rnd.Seed() != s.seed || s.rnd.Epoch() != s.epoch {
+		s.rnd = s.rnd.Pass(s.seed, s.epoch)
+	}
+	return s.rnd
 }
 
 // spares keeps up to two values (slot rings, permutations) of finished runs for
@@ -110,14 +128,25 @@ func loop[X any](cfg *config, more func(k int) bool, keep *spares[[]step[X]], ne
 // gatherer returns the fill function of a batch loop over c: one GetObsInto
 // call. When c is a [container.IndexView] (a subset, a split, a fold) it maps
 // the indices itself into the step's scratch list and gathers from the source,
-// so that no shared pool is touched per batch.
+// so that no shared pool is touched per batch. A [container.Random] container
+// (or the source of a view) gathers with GetObsRandInto and the randomness of
+// the step's pass.
 func gatherer[T, B any](c container.Batched[T, B]) func(s *step[B]) {
 	if v, ok := c.(container.IndexView[T, B]); ok {
 		src := v.Source()
+		if rs, ok := src.(container.Random[T, B]); ok {
+			return func(s *step[B]) {
+				s.scratch = v.MapIndices(s.scratch, s.idx)
+				s.data = rs.GetObsRandInto(s.data, s.scratch, s.obsRand())
+			}
+		}
 		return func(s *step[B]) {
 			s.scratch = v.MapIndices(s.scratch, s.idx)
 			s.data = src.GetObsInto(s.data, s.scratch)
 		}
+	}
+	if rc, ok := c.(container.Random[T, B]); ok {
+		return func(s *step[B]) { s.data = rc.GetObsRandInto(s.data, s.idx, s.obsRand()) }
 	}
 	return func(s *step[B]) { s.data = c.GetObsInto(s.data, s.idx) }
 }

@@ -67,7 +67,8 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 	)
 	return func(yield func(Batch[B]) bool) {
 		mu.Lock()
-		draw := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
+		seed := rng.Uint64()
+		draw := rand.New(rand.NewPCG(seed, rng.Uint64()))
 		epoch := pass
 		pass++
 		mu.Unlock()
@@ -79,6 +80,7 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 			}
 			s.real = size
 			s.pos = Position{Epoch: epoch, Batch: k}
+			s.seed, s.epoch = seed, epoch
 			s.count = count
 		}, gather, func(s *step[B]) bool { return yield(s.batch()) })
 	}

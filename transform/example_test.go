@@ -2,9 +2,12 @@ package transform_test
 
 import (
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/transform"
 	"github.com/obskit/obskit/tuples"
@@ -83,4 +86,29 @@ func ExampleWindows() {
 	w := transform.Windows(seq, 4, 3) // complete windows only
 	fmt.Println(w.Nobs(), container.Collect(w))
 	// Output: 3 [[0 1 2 3] [3 4 5 6] [6 7 8 9]]
+}
+
+func ExampleMapRand() {
+	// A random map: each observation draws from its own generator, seeded from
+	// the loop's seed, the epoch and the observation's index, so the draws are
+	// the same whatever the number of workers or the order.
+	data := container.FromSlice([]float64{10, 20, 30, 40, 50, 60})
+	jitter := transform.MapRand(data, func(x float64, rng *rand.Rand) float64 {
+		return x + float64(rng.IntN(5))
+	})
+	draw := func(opts ...eachobs.Option) map[int]float64 {
+		got := map[int]float64{}
+		for b := range eachobs.Batches(jitter, 4, append(opts, eachobs.Shuffle(7))...) {
+			for j, i := range b.Indices {
+				got[i] = b.Data[j]
+			}
+		}
+		return got
+	}
+	serial, parallel := draw(), draw(eachobs.Workers(3))
+	fmt.Println(serial)
+	fmt.Println(maps.Equal(serial, parallel))
+	// Output:
+	// map[0:11 1:23 2:34 3:40 4:52 5:63]
+	// true
 }

@@ -24,6 +24,7 @@ var ErrName = errors.New("invalid member name")
 type Named[C container.Batched[T, B], T, B any] struct {
 	names   []string
 	members []C
+	random  []container.Random[T, B] // the members as Random containers, or nil
 }
 
 // NewNamed links members under names (names[k] names members[k]). Names must be
@@ -53,7 +54,12 @@ func NewNamed[C container.Batched[T, B], T, B any](names []string, members ...C)
 	if err := sameNobs("NewNamed", names, counts...); err != nil {
 		return nil, err
 	}
-	return &Named[C, T, B]{names: append([]string(nil), names...), members: append([]C(nil), members...)}, nil
+	g := &Named[C, T, B]{names: append([]string(nil), names...), members: append([]C(nil), members...)}
+	g.random = make([]container.Random[T, B], len(members))
+	for k, m := range members {
+		g.random[k] = random[T, B](m)
+	}
+	return g, nil
 }
 
 // Names returns the member names in order, in a new slice.

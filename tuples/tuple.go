@@ -37,6 +37,10 @@ type Triple[X, Y, Z any] struct {
 type Tuple2[CX container.Batched[X, BX], CY container.Batched[Y, BY], X, BX, Y, BY any] struct {
 	x CX
 	y CY
+	// The members as container.Random containers, or nil: found once, so that
+	// a gather with randomness boxes no member.
+	rx container.Random[X, BX]
+	ry container.Random[Y, BY]
 }
 
 // Zip2 links x and y: observation i of the result is Pair{x.GetObs(i), y.GetObs(i)}.
@@ -46,7 +50,7 @@ func Zip2[CX container.Batched[X, BX], CY container.Batched[Y, BY], X, BX, Y, BY
 	if err := sameNobs("Zip2", []string{"X", "Y"}, x.Nobs(), y.Nobs()); err != nil {
 		return nil, err
 	}
-	return &Tuple2[CX, CY, X, BX, Y, BY]{x: x, y: y}, nil
+	return &Tuple2[CX, CY, X, BX, Y, BY]{x: x, y: y, rx: random[X, BX](x), ry: random[Y, BY](y)}, nil
 }
 
 // X returns the first member, with its own type.
@@ -79,9 +83,12 @@ func (t *Tuple2[CX, CY, X, BX, Y, BY]) labels() container.Container[Y] { return 
 // Tuple3 links three containers by index. Build one with [Zip3]; its type
 // arguments are inferred from the members.
 type Tuple3[CX container.Batched[X, BX], CY container.Batched[Y, BY], CZ container.Batched[Z, BZ], X, BX, Y, BY, Z, BZ any] struct {
-	x CX
-	y CY
-	z CZ
+	x  CX
+	y  CY
+	z  CZ
+	rx container.Random[X, BX]
+	ry container.Random[Y, BY]
+	rz container.Random[Z, BZ]
 }
 
 // Zip3 links x, y and z: observation i of the result is
@@ -91,7 +98,7 @@ func Zip3[CX container.Batched[X, BX], CY container.Batched[Y, BY], CZ container
 	if err := sameNobs("Zip3", []string{"X", "Y", "Z"}, x.Nobs(), y.Nobs(), z.Nobs()); err != nil {
 		return nil, err
 	}
-	return &Tuple3[CX, CY, CZ, X, BX, Y, BY, Z, BZ]{x: x, y: y, z: z}, nil
+	return &Tuple3[CX, CY, CZ, X, BX, Y, BY, Z, BZ]{x: x, y: y, z: z, rx: random[X, BX](x), ry: random[Y, BY](y), rz: random[Z, BZ](z)}, nil
 }
 
 // X returns the first member, with its own type.
