@@ -1,0 +1,276 @@
+package recordio
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/container"
+)
+
+// golden returns a copy of testdata/raw.rec. Its records start at 0, 16, 32,
+// 48, 64, 80 (empty), 88, 100, 116 (split), 132 (split), 152 (split in three:
+// parts at 152, 164, 176), 184, 220, 236, 256, 272 (split: parts at 272, 380,
+// 388, 3284) and 3292; it is 3308 bytes long.
+func golden(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/raw.rec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func writeTemp(t testing.TB, name string, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// setWord sets the little-endian word at off.
+func setWord(b []byte, off int, w uint32) []byte {
+	binary.LittleEndian.PutUint32(b[off:], w)
+	return b
+}
+
+// onlyReader hides every method of a reader but Read, so that its size is
+// unknown.
+type onlyReader struct{ r io.Reader }
+
+func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+// TestCorrupt damages the golden file in every way the format can be broken
+// and checks that the Reader (of a file, and of a stream of unknown size) and
+// Open's scan report the first damaged record with the file's name, its
+// offset and what is wrong, wrapping ErrFormat (and io.ErrUnexpectedEOF when
+// the file ends too early).
+func TestCorrupt(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		damage func([]byte) []byte
+		want   string // in every error
+		eof    bool   // the file ends too early
+		good   int    // records before the damage
+	}{
+		{"bad magic", func(b []byte) []byte { return append(b[:48], append([]byte("XXXX"), b[52:]...)...) },
+			"offset 48: bad magic number 0x58585858 (want 0xced7230a)", false, 3},
+		{"invalid flag", func(b []byte) []byte { return setWord(b, 84, 5<<29) }, "offset 80: invalid part flag 5", false, 5},
+		{"record starts with a middle part", func(b []byte) []byte { return setWord(b, 224, 2<<29|8) }, "offset 220:", false, 12},
+		{"record starts with a last part", func(b []byte) []byte { return setWord(b, 224, 3<<29|8) }, "offset 220:", false, 12},
+		{"whole part inside a split record", func(b []byte) []byte { return setWord(b, 168, 0<<29|4) }, "offset 164: split record from offset 152", false, 10},
+		{"first part inside a split record", func(b []byte) []byte { return setWord(b, 168, 1<<29|4) }, "offset 164: split record from offset 152", false, 10},
+		{"length past the end", func(b []byte) []byte { return setWord(b, 3296, 1000) }, "offset 3292: part of 1000 bytes", true, 16},
+		{"largest length", func(b []byte) []byte { return setWord(b, 3296, 1<<29-1) }, "offset 3292: part of 536870911 bytes", true, 16},
+		{"cut inside a part", func(b []byte) []byte { return b[:1000] }, "offset 388: part of 2888 bytes", true, 15},
+		{"split record without its last part", func(b []byte) []byte { return b[:176] }, "split record", true, 10},
+		{"cut inside a part header", func(b []byte) []byte { return b[:3296] }, "offset 3292:", true, 16},
+		{"trailing bytes", func(b []byte) []byte { return append(b, "abc"...) }, "offset 3308:", true, 17},
+		{"trailing zeros", func(b []byte) []byte { return append(b, make([]byte, 8)...) }, "offset 3308: bad magic number 0x00000000", false, 17},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := c.damage(golden(t))
+			path := writeTemp(t, "damaged.rec", b)
+			check := func(what string, err error) {
+				t.Helper()
+				if err == nil {
+					t.Fatalf("%s: no error", what)
+				}
+				if !errors.Is(err, ErrFormat) || errors.Is(err, io.ErrUnexpectedEOF) != c.eof {
+					t.Errorf("%s: %v: wraps ErrFormat %v, io.ErrUnexpectedEOF %v; want true, %v", what, err, errors.Is(err, ErrFormat), errors.Is(err, io.ErrUnexpectedEOF), c.eof)
+				}
+				if msg := err.Error(); !strings.Contains(msg, c.want) {
+					t.Errorf("%s: %q does not say %q", what, msg, c.want)
+				}
+			}
+			_, err := Open(path, "")
+			check("Open", err)
+			if err != nil && !strings.HasPrefix(err.Error(), "recordio: "+path+": ") {
+				t.Errorf("Open: %q does not start with the package and the file", err)
+			}
+			for _, src := range []struct {
+				name string
+				r    io.Reader
+			}{{"file", bytes.NewReader(b)}, {"stream", onlyReader{bytes.NewReader(b)}}} {
+				r := NewReader(src.r)
+				n := 0
+				for {
+					_, err = r.Next()
+					if err != nil {
+						break
+					}
+					n++
+				}
+				if n != c.good {
+					t.Errorf("Reader of a %s: %d records before the error, want %d", src.name, n, c.good)
+				}
+				if src.name == "stream" && strings.Contains(c.want, "part of 536870911") {
+					continue // the stream's reader cannot know the length runs past the end before reading
+				}
+				if src.name == "stream" && c.eof {
+					// Without the size, the end is found by reading: the
+					// message says where, not always as the file's does.
+					if !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
+						t.Errorf("Reader of a stream: %v, want ErrFormat and io.ErrUnexpectedEOF", err)
+					}
+					continue
+				}
+				check("Reader of a "+src.name, err)
+				if _, err2 := r.Next(); err2 != err {
+					t.Errorf("Next after an error: %v, want the same error", err2)
+				}
+			}
+		})
+	}
+}
+
+// TestCorruptIndex checks the errors of index files: lines that do not parse,
+// offsets outside the file, and offsets where no record starts, found when the
+// record is read.
+func TestCorruptIndex(t *testing.T) {
+	rec := "testdata/raw.rec"
+	for _, c := range []struct {
+		name, idx string
+		want      string // "" for a valid index
+	}{
+		{"no tab", "0 0\n", "line 1: no tab"},
+		{"key not a number", "0\t0\nx\t16\n", `line 2: key "x" is not a decimal integer`},
+		{"offset not a number", "0\t0x10\n", `line 1: offset "0x10" is not a decimal integer`},
+		{"three fields", "0\t0\t7\n", `line 1: offset "0\t7" is not a decimal integer`},
+		{"negative offset", "0\t-16\n", "line 1: negative offset -16"},
+		{"unaligned offset", "0\t0\n1\t17\n", "line 2: offset 17 is not a multiple of 4"},
+		{"key twice", "0\t0\n1\t16\n0\t32\n", "key 0 is listed twice (0 and 32)"},
+		{"offset twice", "0\t0\n1\t16\n2\t16\n", "offset 16 is listed twice (1 and 2)"},
+		{"offset past the end", "0\t0\n1\t3308\n", "key 1: offset 3308 is not the start of a record of the file (size 3308)"},
+		{"long line", strings.Repeat("1", 70000), "line 1: longer than 64 KiB"},
+		{"blank lines and CRLF", "\n0\t0\r\n\n  1\t16  \n\n", ""},
+		{"no final newline", "0\t0\n1\t16", ""},
+		{"empty", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			idx := writeTemp(t, "x.idx", []byte(c.idx))
+			f, err := Open(rec, idx)
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Open: %v, want an ErrFormat saying %q", err, c.want)
+			}
+			if f != nil {
+				t.Fatalf("Open returned a File with an error")
+			}
+			if !strings.Contains(err.Error(), "x.idx") && !strings.Contains(err.Error(), "raw.rec") {
+				t.Errorf("Open: %q names no file", err)
+			}
+		})
+	}
+
+	// Offsets inside the file where no record starts: the error comes with the
+	// read of that record.
+	for _, c := range []struct {
+		off  int64
+		want string
+	}{
+		{164, "record of key 7: offset 164: no record starts here: a part flagged 2 (middle part)"},
+		{176, "record of key 7: offset 176: no record starts here: a part flagged 3 (last part)"},
+		{172, "record of key 7: offset 172: bad magic number 0x68676665"},
+		{3300, "record of key 7: offset 3300: bad magic number 0x64636261"},
+	} {
+		idx := writeTemp(t, "x.idx", fmt.Appendf(nil, "3\t48\n7\t%d\n", c.off))
+		f, err := Open(rec, idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.GetObs(0); string(got) != "record_3" {
+			t.Errorf("GetObs(0) = %q, want record_3", got)
+		}
+		_, err = f.AppendRecord(nil, 1)
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "recordio: "+rec) {
+			t.Errorf("offset %d: AppendRecord: %v, want an ErrFormat naming %s and saying %q", c.off, err, rec, c.want)
+		}
+		p := recovered(func() { f.GetObs(1) })
+		if e, ok := p.(error); !ok || e.Error() != err.Error() {
+			t.Errorf("offset %d: GetObs panicked with %v, want the error of AppendRecord", c.off, p)
+		}
+		p = recovered(func() { f.GetObsInto(nil, []int{0, 1}) })
+		if e, ok := p.(error); !ok || !errors.Is(e, ErrFormat) {
+			t.Errorf("offset %d: GetObsInto panicked with %v, want the error of AppendRecord", c.off, p)
+		}
+	}
+}
+
+func recovered(f func()) (r any) {
+	defer func() { r = recover() }()
+	f()
+	return nil
+}
+
+// TestUnpackErrors checks the image records too short for their header and
+// labels.
+func TestUnpackErrors(t *testing.T) {
+	full := Pack(nil, Header{ID: 9}, []float32{1, 2, 3}, []byte("img"))
+	for _, c := range []struct {
+		rec  []byte
+		want string
+	}{
+		{nil, "image record of 0 bytes, shorter than the 24-byte header"},
+		{full[:23], "image record of 23 bytes"},
+		{full[:24+11], "flag 3 announces 3 labels (12 bytes) after the header, but 11 bytes follow it"},
+		{setWord(Pack(nil, Header{}, nil, nil), 0, 1<<32-1), "flag 4294967295 announces"},
+	} {
+		labels := []float32{42}
+		_, got, img, err := Unpack(c.rec, labels)
+		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Unpack(%d bytes): %v, want ErrFormat saying %q", len(c.rec), err, c.want)
+		}
+		if d := cmp.Diff([]float32{42}, got); d != "" || img != nil {
+			t.Errorf("Unpack(%d bytes) changed the labels or returned an image on error: %s", len(c.rec), d)
+		}
+	}
+	h, labels, img, err := Unpack(full, nil)
+	if err != nil || h.Flag != 3 || h.ID != 9 || string(img) != "img" || !cmp.Equal(labels, []float32{1, 2, 3}) {
+		t.Errorf("Unpack of a full record: %+v %v %q %v", h, labels, img, err)
+	}
+}
+
+// TestClosed checks reads after Close.
+func TestClosed(t *testing.T) {
+	for _, open := range []func() (*File, error){
+		func() (*File, error) { return Open("testdata/raw.rec", "") },
+		func() (*File, error) { b := golden(t); return NewFile(bytes.NewReader(b), int64(len(b)), "raw", nil) },
+	} {
+		f, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := f.GetObs(0)
+		f.Close()
+		f.Close()
+		if _, err := f.AppendRecord(nil, 0); !errors.Is(err, ErrClosed) {
+			t.Errorf("AppendRecord after Close: %v, want ErrClosed", err)
+		}
+		p := recovered(func() { f.GetObs(1) })
+		if e, ok := p.(error); !ok || !errors.Is(e, ErrClosed) {
+			t.Errorf("GetObs after Close panicked with %v, want ErrClosed", p)
+		}
+		var ie *container.IndexError
+		if e, _ := recovered(func() { f.GetObs(99) }).(error); !errors.As(e, &ie) {
+			t.Errorf("GetObs(99) after Close: %v, want an IndexError", e)
+		}
+		if string(before) != "record_0" {
+			t.Errorf("a record read before Close changed: %q", before)
+		}
+	}
+}

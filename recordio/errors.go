@@ -1,0 +1,40 @@
+package recordio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/obskit/obskit/internal/fileio"
+)
+
+var (
+	// ErrFormat is wrapped by every error about bytes that are not valid
+	// RecordIO: a bad magic number, a part flag out of place, a length past the
+	// end of the file, a split record cut short, trailing bytes that are no
+	// record, an image record shorter than its header and labels, a malformed
+	// index line, an index offset that is not the start of a record.
+	ErrFormat = errors.New("malformed RecordIO")
+	// ErrKey is wrapped by the error of a lookup of a key the index does not
+	// hold.
+	ErrKey = errors.New("no such key")
+	// ErrTooLarge is wrapped by the error of writing a record of 2^29 bytes or
+	// more, which the format cannot hold (dmlc-core refuses them too).
+	ErrTooLarge = errors.New("record too large")
+	// ErrClosed is wrapped by the value a read of a closed [File] panics with,
+	// and by the error [File.AppendRecord] returns after [File.Close].
+	ErrClosed = errors.New("file already closed")
+	// ErrFault is wrapped by the value a read of a memory-mapped [File]
+	// panics with when the memory faults: the file was truncated after [Open]
+	// (or its storage failed), so the pages of the record no longer exist.
+	ErrFault = errors.New("memory-mapped file fault")
+)
+
+// format reports errors in this package's words.
+var format = fileio.Format{Pkg: "recordio", Malformed: ErrFormat}
+
+// truncated returns an error about bytes cut short by the end of a file,
+// wrapping both ErrFormat and io.ErrUnexpectedEOF.
+func truncated(name, msg string, args ...any) error {
+	return fmt.Errorf("recordio: %s: %w: %s: %w", name, ErrFormat, fmt.Sprintf(msg, args...), io.ErrUnexpectedEOF)
+}
