@@ -1,0 +1,81 @@
+package imagecodec
+
+import "encoding/binary"
+
+// exifOrientation returns the orientation tag (0x0112) of IFD0 of the TIFF
+// structure of an EXIF block, with or without its "Exif\0\0" prefix, and 1
+// when there is none or the block does not parse. A broken EXIF block is
+// not an error: Pillow ignores it too.
+func exifOrientation(b []byte) Orientation {
+	if len(b) >= 6 && string(b[:6]) == "Exif\x00\x00" {
+		b = b[6:]
+	}
+	if len(b) < 8 {
+		return 1
+	}
+	var bo binary.ByteOrder
+	switch string(b[:4]) {
+	case "II*\x00":
+		bo = binary.LittleEndian
+	case "MM\x00*":
+		bo = binary.BigEndian
+	default:
+		return 1
+	}
+	ifd := int64(bo.Uint32(b[4:8]))
+	if ifd < 8 || ifd+2 > int64(len(b)) {
+		return 1
+	}
+	n := int(bo.Uint16(b[ifd:]))
+	for i := range n {
+		e := ifd + 2 + 12*int64(i)
+		if e+12 > int64(len(b)) {
+			return 1
+		}
+		if bo.Uint16(b[e:]) != 0x0112 {
+			continue
+		}
+		typ, count := bo.Uint16(b[e+2:]), bo.Uint32(b[e+4:])
+		if typ != 3 || count < 1 { // SHORT
+			return 1
+		}
+		return Orientation(bo.Uint16(b[e+8:])).valid()
+	}
+	return 1
+}
+
+// pngOrientation returns the orientation of the eXIf chunk of a PNG, 1 when
+// it has none. It walks the chunks by their lengths and stops at IEND or at
+// the first chunk that runs past the data.
+func pngOrientation(data []byte) Orientation {
+	for i := 8; i+8 <= len(data); {
+		n := int64(binary.BigEndian.Uint32(data[i:]))
+		typ := string(data[i+4 : i+8])
+		end := int64(i) + 12 + n
+		if end > int64(len(data)) || typ == "IEND" {
+			break
+		}
+		if typ == "eXIf" {
+			return exifOrientation(data[i+8 : int64(i)+8+n])
+		}
+		i = int(end)
+	}
+	return 1
+}
+
+// webpOrientation returns the orientation of the EXIF chunk of a WebP file,
+// 1 when it has none.
+func webpOrientation(data []byte) Orientation {
+	for i := 12; i+8 <= len(data); {
+		n := int64(binary.LittleEndian.Uint32(data[i+4:]))
+		end := int64(i) + 8 + n
+		if end > int64(len(data)) {
+			break
+		}
+		if string(data[i:i+4]) == "EXIF" {
+			return exifOrientation(data[i+8 : end])
+		}
+		i = int(end + n&1) // chunks are padded to an even size
+	}
+	return 1
+}
