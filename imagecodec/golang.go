@@ -13,6 +13,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/imagecodec/internal/header"
 	"github.com/obskit/obskit/internal/fileio"
 )
 
@@ -47,24 +48,24 @@ func ReadConfig(name string, data []byte) (Config, error) {
 	var err error
 	switch f {
 	case JPEG:
-		var j jpegHeader
-		j, err = scanJPEG(data)
+		var j header.JPEG
+		j, err = header.ScanJPEG(data)
 		if err == nil {
-			c.Width, c.Height, c.Components = j.width, j.height, j.components
-			c.Orientation = j.orient
-			c.Progressive, c.Arithmetic, c.Restart = j.progressive(), j.arithmetic(), j.restart
+			c.Width, c.Height, c.Components = j.Width, j.Height, j.Components
+			c.Orientation = Orientation(j.Orient)
+			c.Progressive, c.Arithmetic, c.Restart = j.Progressive(), j.Arithmetic(), j.Restart
 		}
 	case PNG, GIF, WebP:
 		var ic image.Config
 		switch f {
 		case PNG:
 			ic, err = png.DecodeConfig(bytes.NewReader(data))
-			c.Orientation = pngOrientation(data)
+			c.Orientation = Orientation(header.PNGOrientation(data))
 		case GIF:
 			ic, err = gif.DecodeConfig(bytes.NewReader(data))
 		case WebP:
 			ic, err = webp.DecodeConfig(bytes.NewReader(data))
-			c.Orientation = webpOrientation(data)
+			c.Orientation = Orientation(header.WebPOrientation(data))
 		}
 		c.Width, c.Height = ic.Width, ic.Height
 	case Unknown:
@@ -116,7 +117,9 @@ func (c Config) Region(req Request) (crop, stored image.Rectangle, o Orientation
 	crop = b
 	if !req.Crop.Empty() {
 		crop = req.Crop.Intersect(b)
-		container.CheckArg(!crop.Empty(), "imagecodec.Decoder.Decode", "Request.Crop", req.Crop, "a rectangle that overlaps the image "+b.String())
+		if crop.Empty() {
+			panic(&container.ArgError{Op: "imagecodec.Decoder.Decode", Arg: "Request.Crop", Value: req.Crop, Want: "a rectangle that overlaps the image " + b.String()})
+		}
 	}
 	return crop, o.Inverse().Rect(crop, b.Size()), o
 }
@@ -139,7 +142,7 @@ func (d *goDecoder) Decode(dst *RGB, name string, data []byte, req Request) (*RG
 			return nil, 0, err
 		}
 		img, err = jpeg.Decode(r)
-		if err != nil && c.Progressive && jpegHasRestart(data) {
+		if err != nil && c.Progressive && header.HasRestart(data) {
 			return nil, 0, format.Errorf(name, ErrUnsupported, "JPEG: progressive with restart markers: the pure-Go decoder (image/jpeg) cannot read it (%v); imagecodec/turbo's libjpeg-turbo decoder can", err)
 		}
 	case PNG:
@@ -166,14 +169,24 @@ func (d *goDecoder) Decode(dst *RGB, name string, data []byte, req Request) (*RG
 // goCanRead refuses, before decoding, the JPEGs image/jpeg does not read and
 // the truncated ones.
 func goCanRead(name string, data []byte, c Config) error {
-	j, _ := scanJPEG(data) // ReadConfig has read it
+	j, _ := header.ScanJPEG(data) // ReadConfig has read it
 	switch {
-	case j.lossless():
-		return format.Errorf(name, ErrUnsupported, "JPEG: lossless or hierarchical (frame marker 0x%02x): neither the pure-Go decoder nor libjpeg-turbo 2.1 reads it", j.sof)
+	case j.Lossless():
+		return format.Errorf(name, ErrUnsupported, "JPEG: lossless or hierarchical (frame marker 0x%02x): neither the pure-Go decoder nor libjpeg-turbo 2.1 reads it", j.SOF)
 	case c.Arithmetic:
 		return format.Errorf(name, ErrUnsupported, "JPEG: arithmetic-coded: the pure-Go decoder (image/jpeg) cannot read it; imagecodec/turbo's libjpeg-turbo decoder can")
-	case !jpegHasEnd(data, j.scanOffset):
-		return format.Errorf(name, ErrFormat, "JPEG: truncated: no end-of-image marker after the first scan at offset %d", j.scanOffset)
+	case !header.HasEnd(data, j.ScanOffset):
+		return truncatedJPEG(name, j.ScanOffset)
 	}
 	return nil
+}
+
+// truncatedJPEG returns the error of a JPEG that has no end-of-image marker
+// after its first scan (at offset scan): truncated, as Pillow says of it.
+// libjpeg-turbo would decode such a file with gray rows in place of what is
+// missing, and a crop that ends above the missing rows would not notice; both
+// decoders check the marker first.
+func truncatedJPEG(name string, scan int) error {
+	return fmt.Errorf("%s: %s: %w: JPEG: truncated: no end-of-image marker after the first scan at offset %d: %w",
+		format.Pkg, name, ErrFormat, scan, io.ErrUnexpectedEOF)
 }

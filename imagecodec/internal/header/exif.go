@@ -1,12 +1,15 @@
-package imagecodec
+// Package header reads what imagecodec's decoders need from image headers
+// before decoding: a JPEG's markers up to its first scan, and the EXIF
+// orientation of JPEG, PNG and WebP files.
+package header
 
 import "encoding/binary"
 
-// exifOrientation returns the orientation tag (0x0112) of IFD0 of the TIFF
+// ExifOrientation returns the orientation tag (0x0112) of IFD0 of the TIFF
 // structure of an EXIF block, with or without its "Exif\0\0" prefix, and 1
 // when there is none or the block does not parse. A broken EXIF block is
 // not an error: Pillow ignores it too.
-func exifOrientation(b []byte) Orientation {
+func ExifOrientation(b []byte) uint8 {
 	if len(b) >= 6 && string(b[:6]) == "Exif\x00\x00" {
 		b = b[6:]
 	}
@@ -39,15 +42,18 @@ func exifOrientation(b []byte) Orientation {
 		if typ != 3 || count < 1 { // SHORT
 			return 1
 		}
-		return Orientation(bo.Uint16(b[e+8:])).valid()
+		if o := bo.Uint16(b[e+8:]); o >= 1 && o <= 8 {
+			return uint8(o)
+		}
+		return 1
 	}
 	return 1
 }
 
-// pngOrientation returns the orientation of the eXIf chunk of a PNG, 1 when
+// PNGOrientation returns the orientation of the eXIf chunk of a PNG, 1 when
 // it has none. It walks the chunks by their lengths and stops at IEND or at
 // the first chunk that runs past the data.
-func pngOrientation(data []byte) Orientation {
+func PNGOrientation(data []byte) uint8 {
 	for i := 8; i+8 <= len(data); {
 		n := int64(binary.BigEndian.Uint32(data[i:]))
 		typ := string(data[i+4 : i+8])
@@ -56,16 +62,16 @@ func pngOrientation(data []byte) Orientation {
 			break
 		}
 		if typ == "eXIf" {
-			return exifOrientation(data[i+8 : int64(i)+8+n])
+			return ExifOrientation(data[i+8 : int64(i)+8+n])
 		}
 		i = int(end)
 	}
 	return 1
 }
 
-// webpOrientation returns the orientation of the EXIF chunk of a WebP file,
+// WebPOrientation returns the orientation of the EXIF chunk of a WebP file,
 // 1 when it has none.
-func webpOrientation(data []byte) Orientation {
+func WebPOrientation(data []byte) uint8 {
 	for i := 12; i+8 <= len(data); {
 		n := int64(binary.LittleEndian.Uint32(data[i+4:]))
 		end := int64(i) + 8 + n
@@ -73,7 +79,7 @@ func webpOrientation(data []byte) Orientation {
 			break
 		}
 		if string(data[i:i+4]) == "EXIF" {
-			return exifOrientation(data[i+8 : end])
+			return ExifOrientation(data[i+8 : end])
 		}
 		i = int(end + n&1) // chunks are padded to an even size
 	}

@@ -1,4 +1,4 @@
-package imagecodec
+package header
 
 import (
 	"bytes"
@@ -7,30 +7,30 @@ import (
 	"github.com/obskit/obskit/internal/fileio"
 )
 
-// jpegHeader is what the markers of a JPEG say before its first scan.
-type jpegHeader struct {
-	sof           byte // the start-of-frame marker, 0xc0 to 0xcf
-	width, height int
-	components    int
+// JPEG is what the markers of a JPEG say before its first scan.
+type JPEG struct {
+	SOF           byte // the start-of-frame marker, 0xc0 to 0xcf
+	Width, Height int
+	Components    int
 	// sampling factors of each component, and the largest of them
-	h, v       [4]int
-	restart    bool // a DRI segment with a non-zero interval
-	adobe      bool // an Adobe APP14 segment
-	transform  byte // its color transform: 0 RGB or CMYK, 1 YCbCr, 2 YCCK
-	orient     Orientation
-	scanOffset int // the offset of the first SOS marker
+	H, V       [4]int
+	Restart    bool // a DRI segment with a non-zero interval
+	Adobe      bool // an Adobe APP14 segment
+	Transform  byte // its color transform: 0 RGB or CMYK, 1 YCbCr, 2 YCCK
+	Orient     uint8
+	ScanOffset int // the offset of the first SOS marker
 }
 
-func (j *jpegHeader) progressive() bool { return j.sof == 0xc2 || j.sof == 0xca }
-func (j *jpegHeader) arithmetic() bool  { return j.sof >= 0xc9 }
-func (j *jpegHeader) lossless() bool {
-	return j.sof == 0xc3 || j.sof == 0xcb || (j.sof&3 != 0 && j.sof != 0xc1 && j.sof != 0xc2 && j.sof != 0xc9 && j.sof != 0xca)
+func (j *JPEG) Progressive() bool { return j.SOF == 0xc2 || j.SOF == 0xca }
+func (j *JPEG) Arithmetic() bool  { return j.SOF >= 0xc9 }
+func (j *JPEG) Lossless() bool {
+	return j.SOF == 0xc3 || j.SOF == 0xcb || (j.SOF&3 != 0 && j.SOF != 0xc1 && j.SOF != 0xc2 && j.SOF != 0xc9 && j.SOF != 0xca)
 }
 
-// scanJPEG reads the markers of the JPEG in data up to its first scan. Its
+// ScanJPEG reads the markers of the JPEG in data up to its first scan. Its
 // errors are *fileio.FormatError values that say what is wrong and where.
-func scanJPEG(data []byte) (jpegHeader, error) {
-	j := jpegHeader{orient: 1}
+func ScanJPEG(data []byte) (JPEG, error) {
+	j := JPEG{Orient: 1}
 	i := 2 // after SOI
 	for {
 		// A marker is 0xff, any number of fill bytes 0xff, then its code.
@@ -61,67 +61,67 @@ func scanJPEG(data []byte) (jpegHeader, error) {
 		seg := data[i+2 : i+n]
 		switch {
 		case m == 0xda:
-			if j.sof == 0 {
+			if j.SOF == 0 {
 				return j, fileio.Formatf("JPEG: scan at offset %d before any frame header", i-2)
 			}
-			j.scanOffset = i - 2
+			j.ScanOffset = i - 2
 			return j, nil
 		case m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc:
-			if j.sof != 0 {
+			if j.SOF != 0 {
 				return j, fileio.Formatf("JPEG: second frame header at offset %d", i-2)
 			}
 			if len(seg) < 6 {
 				return j, fileio.Formatf("JPEG: frame header at offset %d is %d bytes long", i-2, len(seg))
 			}
-			j.sof = m
-			j.height = int(binary.BigEndian.Uint16(seg[1:]))
-			j.width = int(binary.BigEndian.Uint16(seg[3:]))
-			j.components = int(seg[5])
-			if j.width == 0 || j.height == 0 {
-				return j, fileio.Formatf("JPEG: frame header at offset %d gives a size of %dx%d", i-2, j.width, j.height)
+			j.SOF = m
+			j.Height = int(binary.BigEndian.Uint16(seg[1:]))
+			j.Width = int(binary.BigEndian.Uint16(seg[3:]))
+			j.Components = int(seg[5])
+			if j.Width == 0 || j.Height == 0 {
+				return j, fileio.Formatf("JPEG: frame header at offset %d gives a size of %dx%d", i-2, j.Width, j.Height)
 			}
-			if j.components != 1 && j.components != 3 && j.components != 4 {
-				return j, fileio.Formatf("JPEG: frame header at offset %d gives %d components (1, 3 or 4 are images)", i-2, j.components)
+			if j.Components != 1 && j.Components != 3 && j.Components != 4 {
+				return j, fileio.Formatf("JPEG: frame header at offset %d gives %d components (1, 3 or 4 are images)", i-2, j.Components)
 			}
-			if len(seg) < 6+3*j.components {
-				return j, fileio.Formatf("JPEG: frame header at offset %d is %d bytes long for %d components", i-2, len(seg), j.components)
+			if len(seg) < 6+3*j.Components {
+				return j, fileio.Formatf("JPEG: frame header at offset %d is %d bytes long for %d components", i-2, len(seg), j.Components)
 			}
-			for c := range j.components {
+			for c := range j.Components {
 				f := seg[6+3*c+1]
-				j.h[c], j.v[c] = int(f>>4), int(f&15)
-				if j.h[c] < 1 || j.h[c] > 4 || j.v[c] < 1 || j.v[c] > 4 {
-					return j, fileio.Formatf("JPEG: component %d has sampling factors %dx%d (1 to 4 are valid)", c, j.h[c], j.v[c])
+				j.H[c], j.V[c] = int(f>>4), int(f&15)
+				if j.H[c] < 1 || j.H[c] > 4 || j.V[c] < 1 || j.V[c] > 4 {
+					return j, fileio.Formatf("JPEG: component %d has sampling factors %dx%d (1 to 4 are valid)", c, j.H[c], j.V[c])
 				}
 			}
 		case m == 0xdd:
 			if len(seg) >= 2 && binary.BigEndian.Uint16(seg) != 0 {
-				j.restart = true
+				j.Restart = true
 			}
 		case m == 0xe1:
-			if j.orient == 1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")) {
-				j.orient = exifOrientation(seg)
+			if j.Orient == 1 && bytes.HasPrefix(seg, []byte("Exif\x00\x00")) {
+				j.Orient = ExifOrientation(seg)
 			}
 		case m == 0xee:
 			if len(seg) >= 12 && string(seg[:5]) == "Adobe" {
-				j.adobe, j.transform = true, seg[11]
+				j.Adobe, j.Transform = true, seg[11]
 			}
 		}
 		i += n
 	}
 }
 
-// jpegHasEnd reports whether a JPEG whose first scan starts at scan holds an
+// HasEnd reports whether a JPEG whose first scan starts at scan holds an
 // end-of-image marker after it. Entropy-coded data never holds 0xff 0xd9
 // (a 0xff there is followed by 0x00 or a restart code), so the marker's
 // presence means that the file was not cut short; what follows it is
 // ignored, as libjpeg-turbo does.
-func jpegHasEnd(data []byte, scan int) bool {
+func HasEnd(data []byte, scan int) bool {
 	return bytes.LastIndex(data[scan:], []byte{0xff, 0xd9}) >= 0
 }
 
-// jpegHasRestart reports whether a restart interval is defined anywhere in
+// HasRestart reports whether a restart interval is defined anywhere in
 // the JPEG (a DRI segment may come between the scans of a progressive one).
-func jpegHasRestart(data []byte) bool {
+func HasRestart(data []byte) bool {
 	for i := 0; ; {
 		k := bytes.Index(data[i:], []byte{0xff, 0xdd})
 		if k < 0 || i+k+6 > len(data) {

@@ -1,0 +1,149 @@
+package turbo
+
+import (
+	"fmt"
+	"image"
+	"io"
+	"sync"
+
+	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/imagecodec/internal/header"
+	"github.com/obskit/obskit/internal/fileio"
+)
+
+// New returns the best decoder this build and this machine have: the
+// libjpeg-turbo decoder when [Available] is nil, and the pure-Go decoder of
+// [imagecodec.New] otherwise. Either reads every format; only JPEGs go to
+// libjpeg-turbo.
+func New(opts imagecodec.Options) imagecodec.Decoder {
+	if Available() != nil {
+		return imagecodec.New(opts)
+	}
+	return &decoder{opts: opts, pure: imagecodec.New(opts)}
+}
+
+// Available returns nil when the libjpeg-turbo decoder can be used, and
+// otherwise an error that says why not: the program was built without cgo
+// (CGO_ENABLED=0 or the purego build tag), or without libjpeg-turbo's
+// header, or the library cannot be loaded at run time. It loads the library
+// on its first call.
+func Available() error { return available() }
+
+type unavailableError string
+
+func (e unavailableError) Error() string { return "turbo: libjpeg-turbo unavailable: " + string(e) }
+
+// decoder decodes JPEGs with libjpeg-turbo and the rest with the pure-Go
+// decoder.
+type decoder struct {
+	opts imagecodec.Options
+	pure imagecodec.Decoder
+}
+
+// format reports errors in this package's words.
+var format = fileio.Format{Pkg: "turbo", Malformed: imagecodec.ErrFormat}
+
+// Config implements [imagecodec.Decoder]: the header is read in Go, the
+// same for both decoders.
+func (d *decoder) Config(name string, data []byte) (imagecodec.Config, error) {
+	return imagecodec.ReadConfig(name, data)
+}
+
+// plan is the decode of a crop at a scale: the image scaled by 1/denom is
+// size, and rect is the part of it decoded, both as stored (not oriented).
+type plan struct {
+	denom int
+	size  image.Point
+	rect  image.Rectangle
+}
+
+// newPlan returns the plan of the crop stored (in the stored image of
+// size full) for a caller who will resize it to at least min (oriented as
+// stored): the largest reduction 1/denom, denom 1, 2, 4 or 8, that keeps
+// the crop at least min in both dimensions, and the crop's rectangle in the
+// scaled image, rounded outward. A zero min asks for full size.
+func newPlan(full image.Point, stored image.Rectangle, min image.Point) plan {
+	p := plan{denom: 1}
+	if min != (image.Point{}) {
+		for _, d := range []int{8, 4, 2} {
+			if stored.Dx() >= d*min.X && stored.Dy() >= d*min.Y {
+				p.denom = d
+				break
+			}
+		}
+	}
+	d := p.denom
+	up := func(v int) int { return (v + d - 1) / d }
+	p.size = image.Pt(up(full.X), up(full.Y))
+	p.rect = image.Rect(stored.Min.X/d, stored.Min.Y/d, up(stored.Max.X), up(stored.Max.Y))
+	return p
+}
+
+// scratch holds the stored crop of an oriented decode before it is turned.
+var scratch = sync.Pool{New: func() any { return new(imagecodec.RGB) }}
+
+// Decode implements [imagecodec.Decoder]. A JPEG is decoded by libjpeg-turbo
+// at the largest reduction 1/2, 1/4 or 1/8 of its DCT scaling that keeps the
+// crop at least req.Min (scale 1, 0.5, 0.25 or 0.125), over the crop's rows
+// and columns only (jpeg_skip_scanlines and jpeg_crop_scanline), straight
+// into dst's memory; other formats go to the pure-Go decoder. A decode
+// allocates nothing in Go when dst has room and the request does not
+// orient (an oriented one uses a pooled scratch image); libjpeg-turbo
+// allocates its decompressor's memory with malloc and frees it before
+// Decode returns.
+func (d *decoder) Decode(dst *imagecodec.RGB, name string, data []byte, req imagecodec.Request) (*imagecodec.RGB, float64, error) {
+	c, err := imagecodec.ReadConfig(name, data)
+	if err != nil {
+		return nil, 0, err
+	}
+	if c.Format != imagecodec.JPEG {
+		return d.pure.Decode(dst, name, data, req)
+	}
+	if err := d.opts.CheckSize(name, c.Format, c.Width, c.Height); err != nil {
+		return nil, 0, err
+	}
+	if j, _ := header.ScanJPEG(data); !header.HasEnd(data, j.ScanOffset) {
+		return nil, 0, fmt.Errorf("%s: %s: %w: JPEG: truncated: no end-of-image marker after the first scan at offset %d: %w",
+			format.Pkg, name, imagecodec.ErrFormat, j.ScanOffset, io.ErrUnexpectedEOF)
+	}
+	_, stored, o := c.Region(req)
+	min := req.Min
+	if o.Transposes() {
+		min = image.Pt(min.Y, min.X)
+	}
+	p := newPlan(image.Pt(c.Width, c.Height), stored, min)
+	out := o.Rect(p.rect, p.size)
+	var tmp *imagecodec.RGB
+	if o == 1 {
+		dst = imagecodec.Reuse(dst, out)
+		tmp = dst
+	} else {
+		tmp = imagecodec.Reuse(scratch.Get().(*imagecodec.RGB), p.rect)
+		defer scratch.Put(tmp)
+	}
+	if code, msg := decodeJPEG(data, p, tmp.Pix, tmp.Stride); code != 0 {
+		return nil, 0, cError(name, code, msg)
+	}
+	if o != 1 {
+		dst = o.Apply(imagecodec.Reuse(dst, out), tmp)
+	}
+	return dst, 1 / float64(p.denom), nil
+}
+
+// The error codes of turbo.h.
+const (
+	errFormat      = 1
+	errTruncated   = 2
+	errUnsupported = 3
+)
+
+// cError words an error of the C side.
+func cError(name string, code int, msg string) error {
+	switch code {
+	case errUnsupported:
+		return format.Errorf(name, imagecodec.ErrUnsupported, "JPEG: libjpeg-turbo: %s", msg)
+	case errTruncated:
+		return fmt.Errorf("%s: %s: %w: JPEG: truncated: libjpeg-turbo: %s: %w", format.Pkg, name, imagecodec.ErrFormat, msg, io.ErrUnexpectedEOF)
+	}
+	return format.Errorf(name, imagecodec.ErrFormat, "JPEG: libjpeg-turbo: %s", msg)
+}
