@@ -64,15 +64,18 @@ func yccToRGB(dst *RGB, src *image.YCbCr, r image.Rectangle, vp8 bool) {
 	hf, vf := subsampling(src.SubsampleRatio)
 	dw, dh := (W+hf-1)/hf, (H+vf-1)/vf // the chroma plane as libjpeg sees it
 	fancyH := hf == 2 && dw > 2
-	fancyV := vf == 2 && (hf == 1 || dw > 2)
+	fancyV := vf == 2 && (hf == 1 || fancyH) // 4:1:0 is replicated both ways
 	ybase := src.YOffset(src.Rect.Min.X, src.Rect.Min.Y)
 	cbase := src.COffset(src.Rect.Min.X, src.Rect.Min.Y)
 	w := r.Dx()
 	// the chroma columns the crop reads, with one neighbor on each side
 	c0, c1 := max(r.Min.X/hf-1, 0), min((r.Max.X-1)/hf+2, dw)
-	// the chroma of the row, upsampled vertically, scaled by vscale
+	// the chroma samples of the row after the vertical pass, and the row's
+	// pixels' chroma
 	colCb := make([]int32, dw)
 	colCr := make([]int32, dw)
+	upCb := make([]int32, w)
+	upCr := make([]int32, w)
 	for j := range r.Dy() {
 		y := r.Min.Y + j
 		cy := y / vf
@@ -98,53 +101,59 @@ func yccToRGB(dst *RGB, src *image.YCbCr, r image.Rectangle, vp8 bool) {
 				colCr[c] = int32(src.Cr[near+c])
 			}
 		}
-		yrow := src.Y[ybase+y*src.YStride:]
+		upsample(upCb, colCb, r.Min.X, hf, dw, fancyH, fancyV, vbias)
+		upsample(upCr, colCr, r.Min.X, hf, dw, fancyH, fancyV, vbias)
+		yrow := src.Y[ybase+y*src.YStride+r.Min.X:][:w]
 		out := dst.Pix[j*dst.Stride : j*dst.Stride+3*w]
-		for i := range w {
-			x := r.Min.X + i
-			var cb, cr int32
-			c := x / hf
-			switch {
-			case fancyH && fancyV:
-				// 9/16, 3/16, 3/16, 1/16: the column sums of the vertical
-				// pass, then 3/4 of the nearer column and 1/4 of the next.
-				if x%2 == 0 {
-					p := max(c-1, 0)
-					cb = (3*colCb[c] + colCb[p] + 8) >> 4
-					cr = (3*colCr[c] + colCr[p] + 8) >> 4
-				} else {
-					n := min(c+1, dw-1)
-					cb = (3*colCb[c] + colCb[n] + 7) >> 4
-					cr = (3*colCr[c] + colCr[n] + 7) >> 4
-				}
-			case fancyH:
-				if x%2 == 0 {
-					p := max(c-1, 0)
-					cb = (3*colCb[c] + colCb[p] + 1) >> 2
-					cr = (3*colCr[c] + colCr[p] + 1) >> 2
-				} else {
-					n := min(c+1, dw-1)
-					cb = (3*colCb[c] + colCb[n] + 2) >> 2
-					cr = (3*colCr[c] + colCr[n] + 2) >> 2
-				}
-			case fancyV:
-				cb = (colCb[c] + vbias) >> 2
-				cr = (colCr[c] + vbias) >> 2
-			default:
-				cb, cr = colCb[c], colCr[c]
-			}
-			yy := int32(yrow[x])
-			o := out[3*i : 3*i+3 : 3*i+3]
-			if vp8 {
-				y8 := yy * 19077 >> 8
+		if vp8 {
+			for i, yv := range yrow {
+				y8, cb, cr := int32(yv)*19077>>8, upCb[i], upCr[i]
+				o := out[3*i : 3*i+3 : 3*i+3]
 				o[0] = clamp8((y8 + cr*26149>>8 - 14234) >> 6)
 				o[1] = clamp8((y8 - cb*6419>>8 - cr*13320>>8 + 8708) >> 6)
 				o[2] = clamp8((y8 + cb*33050>>8 - 17685) >> 6)
-				continue
 			}
+			continue
+		}
+		for i, yv := range yrow {
+			yy, cb, cr := int32(yv), uint8(upCb[i]), uint8(upCr[i])
+			o := out[3*i : 3*i+3 : 3*i+3]
 			o[0] = clamp8(yy + crR[cr])
 			o[1] = clamp8(yy + (cbG[cb]+crG[cr])>>16)
 			o[2] = clamp8(yy + cbB[cb])
+		}
+	}
+}
+
+// upsample writes into up the chroma of the len(up) pixels from column x0
+// of a row, from col, the row's chroma samples after the vertical pass
+// (sums of 3/4 and 1/4 of two rows, times 4, when fancyV), dw of them, one
+// for every hf pixels.
+func upsample(up, col []int32, x0, hf, dw int, fancyH, fancyV bool, vbias int32) {
+	switch {
+	case fancyH:
+		// 3/4 of the nearer column and 1/4 of the next nearer, the edges
+		// replicated; with the vertical pass, 9/16, 3/16, 3/16, 1/16.
+		shift, even, odd := uint(2), int32(1), int32(2)
+		if fancyV {
+			shift, even, odd = 4, 8, 7
+		}
+		for i := range up {
+			x := x0 + i
+			c := x >> 1
+			if x&1 == 0 {
+				up[i] = (3*col[c] + col[max(c-1, 0)] + even) >> shift
+			} else {
+				up[i] = (3*col[c] + col[min(c+1, dw-1)] + odd) >> shift
+			}
+		}
+	case fancyV: // 4:4:0: one chroma column a pixel
+		for i := range up {
+			up[i] = (col[x0+i] + vbias) >> 2
+		}
+	default:
+		for i := range up {
+			up[i] = col[(x0+i)/hf]
 		}
 	}
 }

@@ -1,0 +1,201 @@
+package turbo_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/image/draw"
+
+	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/imagecodec/turbo"
+)
+
+// The benchmark set: 300 JPEGs of 500x375 at quality 90 (4:2:0, Go's
+// encoder), random 4:3 crops of 50% to 100% of the area of the photographs
+// of testdata, resized with x/image/draw's bilinear filter. Made once per
+// process from a fixed seed.
+const (
+	benchN         = 300
+	benchW, benchH = 500, 375
+)
+
+var benchCrop = image.Rect(125, 94, 375, 282) // the middle 250x188
+
+var benchSet = sync.OnceValues(func() ([][]byte, error) {
+	var photos []image.Image
+	for _, name := range []string{"astronaut.png", "chelsea_q95_444.jpg", "coffee_q85_422.jpg", "orig_rocket.jpg", "orig_hubble_deep_field.jpg", "astronaut_q90_420.jpg"} {
+		data, err := os.ReadFile("../testdata/images/" + name)
+		if err != nil {
+			return nil, err
+		}
+		img, _, err := imagecodec.New(imagecodec.Options{}).Decode(nil, name, data, imagecodec.Request{})
+		if err != nil {
+			return nil, err
+		}
+		rgba := image.NewRGBA(img.Rect) // for x/image/draw's fast path
+		draw.Copy(rgba, image.Point{}, img, img.Rect, draw.Src, nil)
+		photos = append(photos, rgba)
+	}
+	r := rand.New(rand.NewPCG(16, 300))
+	set := make([][]byte, benchN)
+	dst := image.NewRGBA(image.Rect(0, 0, benchW, benchH))
+	for i := range set {
+		p := photos[i%len(photos)]
+		b := p.Bounds()
+		s := 0.5 + 0.5*r.Float64() // area
+		w := min(b.Dx(), int(float64(b.Dy())*4/3))
+		w = int(float64(w) * s)
+		h := w * 3 / 4
+		x0, y0 := r.IntN(b.Dx()-w+1), r.IntN(b.Dy()-h+1)
+		draw.BiLinear.Scale(dst, dst.Bounds(), p, image.Rect(x0, y0, x0+w, y0+h), draw.Src, nil)
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 90}); err != nil {
+			return nil, err
+		}
+		set[i] = buf.Bytes()
+	}
+	return set, nil
+})
+
+// A side is one way of decoding the whole set once.
+type side struct {
+	name string
+	run  func(b *testing.B) time.Duration
+}
+
+// decodeSide decodes every image of set with d and req into one reused
+// buffer.
+func decodeSide(name string, d imagecodec.Decoder, set [][]byte, req imagecodec.Request) side {
+	var dst *imagecodec.RGB
+	return side{name, func(b *testing.B) time.Duration {
+		t := time.Now()
+		for _, data := range set {
+			var err error
+			if dst, _, err = d.Decode(dst, "bench.jpg", data, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(t)
+	}}
+}
+
+// pillow starts testdata/pillow_decode.py on the set and returns its sides,
+// or none (with the reason logged) when PYTHON (default /usr/bin/python3)
+// has no Pillow.
+func pillow(b *testing.B, set [][]byte) []side {
+	python := os.Getenv("PYTHON")
+	if python == "" {
+		python = "/usr/bin/python3"
+	}
+	if err := exec.Command(python, "-c", "import PIL").Run(); err != nil {
+		b.Logf("no Pillow beside the decoders: %s -c 'import PIL': %v", python, err)
+		return nil
+	}
+	dir := b.TempDir()
+	for i, data := range set {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d.jpg", i)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cmd := exec.Command(python, "testdata/pillow_decode.py", dir)
+	cmd.Stderr = os.Stderr
+	in, _ := cmd.StdinPipe()
+	outp, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { in.Close(); cmd.Wait() })
+	out := bufio.NewScanner(outp)
+	if !out.Scan() || out.Text() != fmt.Sprint("ready ", len(set)) {
+		b.Fatalf("pillow_decode.py: %q", out.Text())
+	}
+	ask := func(name, mode string) side {
+		return side{name, func(b *testing.B) time.Duration {
+			c := benchCrop
+			fmt.Fprintln(in, mode, c.Min.X, c.Min.Y, c.Max.X, c.Max.Y)
+			if !out.Scan() {
+				b.Fatalf("pillow_decode.py stopped: %v", out.Err())
+			}
+			s, err := strconv.ParseFloat(strings.TrimSpace(out.Text()), 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return time.Duration(s * float64(time.Second))
+		}}
+	}
+	return []side{ask("pillow-full", "full"), ask("pillow-half", "half"), ask("pillow-quarter", "quarter"), ask("pillow-crop", "crop")}
+}
+
+// BenchmarkDecode decodes the 300 JPEGs of the benchmark set, decode only,
+// with every decoder and request in turn in each iteration (so that the
+// load of the machine weighs on all alike), and reports each side's
+// images/s, and the libjpeg-turbo and pure-Go sides over Pillow's full
+// decode. Sides: full size; scale 1/2 and 1/4 (Min half or a quarter of
+// the size); the middle 250x188 crop at full size (Pillow decodes all,
+// then crops). It runs libjpeg-turbo's sides only when it is available and
+// Pillow's when PYTHON has PIL (testdata/pillow_decode.py, timed in Python).
+//
+//	go test -run '^$' -bench Decode -benchtime 5x ./imagecodec/turbo/
+func BenchmarkDecode(b *testing.B) {
+	set, err := benchSet()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pure := imagecodec.New(imagecodec.Options{})
+	sides := []side{
+		decodeSide("go-full", pure, set, imagecodec.Request{}),
+		decodeSide("go-crop", pure, set, imagecodec.Request{Crop: benchCrop}),
+	}
+	if err := turbo.Available(); err != nil {
+		b.Logf("no libjpeg-turbo: %v", err)
+	} else {
+		t := turbo.New(imagecodec.Options{})
+		sides = append(sides,
+			decodeSide("turbo-full", t, set, imagecodec.Request{}),
+			decodeSide("turbo-half", t, set, imagecodec.Request{Min: image.Pt(benchW/2, benchH/2)}),
+			decodeSide("turbo-quarter", t, set, imagecodec.Request{Min: image.Pt(benchW/4, benchH/4)}),
+			decodeSide("turbo-crop", t, set, imagecodec.Request{Crop: benchCrop}),
+		)
+	}
+	sides = append(sides, pillow(b, set)...)
+	total := make([]time.Duration, len(sides))
+	for _, s := range sides { // warm up: buffers, caches, Pillow's imports
+		s.run(b)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		// Rotate which side goes first.
+		for k := range sides {
+			j := (i + k) % len(sides)
+			total[j] += sides[j].run(b)
+		}
+		i++
+	}
+	rate := map[string]float64{}
+	for j, s := range sides {
+		rate[s.name] = float64(i*len(set)) / total[j].Seconds()
+		b.ReportMetric(rate[s.name], s.name+"-images/s")
+	}
+	if p := rate["pillow-full"]; p > 0 {
+		for _, n := range []string{"go-full", "turbo-full", "turbo-half", "turbo-quarter", "turbo-crop"} {
+			if rate[n] > 0 {
+				b.ReportMetric(rate[n]/p, n+"/pillow-full")
+			}
+		}
+	}
+	b.ReportMetric(0, "ns/op")
+}
