@@ -21,10 +21,20 @@ type JPEG struct {
 	ScanOffset int // the offset of the first SOS marker
 }
 
+// Progressive reports a progressive JPEG (SOF2, or SOF10 arithmetic-coded).
 func (j *JPEG) Progressive() bool { return j.SOF == 0xc2 || j.SOF == 0xca }
-func (j *JPEG) Arithmetic() bool  { return j.SOF >= 0xc9 }
+
+// Arithmetic reports an arithmetic-coded JPEG (SOF9 to SOF15).
+func (j *JPEG) Arithmetic() bool { return j.SOF >= 0xc9 }
+
+// Lossless reports a lossless or hierarchical JPEG (SOF3, SOF5 to SOF7,
+// SOF11, SOF13 to SOF15), which neither decoder reads.
 func (j *JPEG) Lossless() bool {
-	return j.SOF == 0xc3 || j.SOF == 0xcb || (j.SOF&3 != 0 && j.SOF != 0xc1 && j.SOF != 0xc2 && j.SOF != 0xc9 && j.SOF != 0xca)
+	switch j.SOF {
+	case 0xc3, 0xc5, 0xc6, 0xc7, 0xcb, 0xcd, 0xce, 0xcf:
+		return true
+	}
+	return false
 }
 
 // ScanJPEG reads the markers of the JPEG in data up to its first scan. Its
