@@ -5,6 +5,8 @@ package turbo
 /*
 #cgo CFLAGS: -O2
 #cgo linux LDFLAGS: -ldl
+#cgo noescape ojt_decode
+#cgo nocallback ojt_decode
 #include "turbo.h"
 */
 import "C"
@@ -30,22 +32,26 @@ func available() error {
 	return loadErr
 }
 
-// reqs holds the C requests, so that a decode allocates none.
-var reqs = sync.Pool{New: func() any { return new(C.ojt_req) }}
-
 // decodeJPEG decodes the crop of p into out, whose rows are stride bytes
-// apart, with libjpeg-turbo.
+// apart, with libjpeg-turbo. The C function keeps no pointer (noescape), so
+// the request stays on the goroutine's stack: the call allocates nothing.
 func decodeJPEG(data []byte, p plan, out []byte, stride int) (code int, msg string) {
-	r := reqs.Get().(*C.ojt_req)
-	defer reqs.Put(r)
-	*r = C.ojt_req{
+	r := &C.ojt_req{
 		denom: C.int(p.denom), width: C.int(p.size.X), height: C.int(p.size.Y),
 		x0: C.int(p.rect.Min.X), y0: C.int(p.rect.Min.Y), x1: C.int(p.rect.Max.X), y1: C.int(p.rect.Max.Y),
 		stride: C.int(stride),
 	}
 	code = int(C.ojt_decode(r, (*C.uchar)(unsafe.Pointer(&data[0])), C.ulong(len(data)), (*C.uchar)(unsafe.Pointer(&out[0]))))
 	if code != 0 {
-		msg = C.GoString(&r.msg[0])
+		// Copied by hand: C.GoString(&r.msg[0]) would move r to the heap.
+		b := make([]byte, 0, len(r.msg))
+		for _, c := range r.msg {
+			if c == 0 {
+				break
+			}
+			b = append(b, byte(c))
+		}
+		msg = string(b)
 	}
 	return code, msg
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package turbo_test
+
+const raceEnabled = false
