@@ -36,6 +36,9 @@
 //     written byte for byte as MXNet writes it: a memory-mapped container of the
 //     records found by key, a sequential scan of a stream, MXNet's image record
 //     header (Pack, Unpack).
+//   - imagedata: image data sets as labeled containers of encoded images: a
+//     folder per class (torchvision's ImageFolder), an im2rec list with its root,
+//     a RecordIO file of image records.
 //   - datasets: iris and the handwritten digits, embedded, as (features, targets)
 //     tuples ready to split.
 //

@@ -229,7 +229,7 @@ func (f *File) GetObsInto(dst [][]byte, idx []int) [][]byte {
 		defer f.region.Recover(f.region.Guard())
 	}
 	for j, i := range idx {
-		b, err := f.appendRecord(dst[j][:0], i)
+		b, err := f.appendRecord(dst[j][:0], i, MaxSize)
 		if err != nil {
 			panic(err)
 		}
@@ -250,24 +250,43 @@ func (f *File) AppendRecord(dst []byte, i int) (b []byte, err error) {
 	if f.region != nil {
 		defer f.region.RecoverError(f.region.Guard(), &err)
 	}
-	return f.appendRecord(dst, i)
+	return f.appendRecord(dst, i, MaxSize)
 }
 
-// appendRecord is AppendRecord without the checks of i and of faults.
-func (f *File) appendRecord(dst []byte, i int) ([]byte, error) {
+// AppendPrefix appends the first n bytes of the payload of record i to dst
+// (all of it when it is shorter) and returns the extended slice: the header
+// of an image record without its image, for example. It reads the headers of
+// the record's parts and the n bytes only, and returns the errors of
+// [File.AppendRecord]. It panics with a *container.IndexError when i is out of
+// range and with a *container.ArgError when n is negative.
+func (f *File) AppendPrefix(dst []byte, i, n int) (b []byte, err error) {
+	container.CheckIndex("recordio.File.AppendPrefix", i, len(f.offs))
+	container.CheckArg(n >= 0, "recordio.File.AppendPrefix", "n", n, "n >= 0")
+	if f.region != nil {
+		defer f.region.RecoverError(f.region.Guard(), &err)
+	}
+	return f.appendRecord(dst, i, n)
+}
+
+// appendRecord is AppendRecord without the checks of i and of faults: it
+// appends the first limit bytes of the payload of record i (all of it when
+// limit >= MaxSize).
+func (f *File) appendRecord(dst []byte, i, limit int) ([]byte, error) {
 	off := f.offs[i]
 	// A record in one part, the common case, is one copy from the mapping or
 	// one ReadAt; split records and errors take the general path below.
-	if data := f.data; data != nil {
-		if flag, n, err := f.header(off); err == nil && flag == whole {
+	switch {
+	case f.data != nil:
+		if flag, k, err := f.header(off); err == nil && flag == whole {
+			n := int64(min(int(k), limit))
 			if dst == nil {
 				dst = make([]byte, 0, n)
 			}
-			dst = append(dst, data[off+headerSize:off+headerSize+int64(n)]...)
+			dst = append(dst, f.data[off+headerSize:off+headerSize+n]...)
 			runtime.KeepAlive(f.region) // the mapping outlives the copy
 			return dst, nil
 		}
-	} else if f.ra != nil {
+	case f.ra != nil && limit >= MaxSize:
 		var ok bool
 		var err error
 		if dst, ok, err = f.readWhole(dst, i); ok || err != nil {
@@ -278,23 +297,26 @@ func (f *File) appendRecord(dst []byte, i int) ([]byte, error) {
 	if err != nil {
 		return dst, f.fail(err, i)
 	}
-	dst = slices.Grow(dst, int(n))
+	dst = slices.Grow(dst, min(int(n), limit))
 	if dst == nil {
 		dst = []byte{}
 	}
-	for off < end {
+	for left := limit; off < end && left > 0; {
 		flag, k, err := f.header(off)
 		if err != nil {
 			return dst, f.fail(err, i)
 		}
 		if flag == middle || flag == last {
-			dst = binary.LittleEndian.AppendUint32(dst, Magic)
+			m := min(4, left)
+			dst = append(dst, magicBytes[:m]...)
+			left -= m
 		}
-		at := len(dst)
-		dst = dst[:at+int(k)]
+		at, m := len(dst), min(int(k), left)
+		dst = dst[:at+m]
 		if err := f.read(dst[at:], off+headerSize); err != nil {
 			return dst[:at], err
 		}
+		left -= m
 		off += headerSize + pad4(int64(k))
 	}
 	return dst, nil
@@ -441,6 +463,9 @@ func (f *File) header(off int64) (flag, n uint32, err error) {
 	}
 	return flag, n, nil
 }
+
+// magicBytes is the magic number as it is stored; it is never written to.
+var magicBytes = binary.LittleEndian.AppendUint32(nil, Magic)
 
 // headers are the buffers of part headers read through an io.ReaderAt.
 var headers = sync.Pool{New: func() any { return new([headerSize]byte) }}

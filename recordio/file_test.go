@@ -96,7 +96,7 @@ func encode(t testing.TB, recs [][]byte) ([]byte, Index) {
 }
 
 // TestRoundTrip writes random records, compares the bytes with the naive
-// encoder's and reads them back every way.
+// encoder's and reads them back every way, whole and by prefix.
 func TestRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 1))
 	for trial := range 50 {
@@ -113,10 +113,23 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("trial %d: record %d: Reader gives %x at %d (%v), want %x at %d", trial, k, got, r.Offset(), err, p, ix[k].Offset)
 			}
 		}
-		for _, x := range []Index{nil, ix} {
-			f, err := NewFile(bytes.NewReader(b), int64(len(b)), "mem", x)
+		path := writeTemp(t, "r.rec", b)
+		for _, open := range []func() (*File, error){
+			func() (*File, error) { return NewFile(bytes.NewReader(b), int64(len(b)), "mem", nil) },
+			func() (*File, error) { return NewFile(bytes.NewReader(b), int64(len(b)), "mem", ix) },
+			func() (*File, error) { return Open(path, "") },
+		} {
+			f, err := open()
 			if err != nil {
 				t.Fatal(err)
+			}
+			for i, p := range recs {
+				for _, n := range []int{0, 1, 3, 4, 5, 7, 8, 9, rng.IntN(70), len(p), len(p) + 1} {
+					pre, err := f.AppendPrefix([]byte("x"), i, n)
+					if err != nil || string(pre) != "x"+string(p[:min(n, len(p))]) {
+						t.Fatalf("trial %d: AppendPrefix(x, %d, %d) = %x, %v; want x and %x", trial, i, n, pre, err, p[:min(n, len(p))])
+					}
+				}
 			}
 			got := f.GetObsInto(nil, iota(len(recs)))
 			if len(recs) == 0 && len(got) == 0 {

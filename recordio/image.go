@@ -48,6 +48,29 @@ func Pack(dst []byte, h Header, labels []float32, img []byte) []byte {
 	return append(dst, img...)
 }
 
+// ReadHeader reads the header at the start of the payload rec of an image
+// record and checks that rec holds the labels it announces: the image starts
+// at h.Size(). It returns the errors of [Unpack], and allocates nothing.
+func ReadHeader(rec []byte) (Header, error) {
+	if len(rec) < HeaderSize {
+		return Header{}, fmt.Errorf("%w: image record of %d bytes, shorter than the %d-byte header", ErrFormat, len(rec), HeaderSize)
+	}
+	h := Header{
+		Flag:  binary.LittleEndian.Uint32(rec[0:]),
+		Label: math.Float32frombits(binary.LittleEndian.Uint32(rec[4:])),
+		ID:    binary.LittleEndian.Uint64(rec[8:]),
+		ID2:   binary.LittleEndian.Uint64(rec[16:]),
+	}
+	if rest := len(rec) - HeaderSize; uint64(h.Flag)*4 > uint64(rest) {
+		return h, fmt.Errorf("%w: image record of %d bytes: flag %d announces %d labels (%d bytes) after the header, but %d bytes follow it", ErrFormat, len(rec), h.Flag, h.Flag, uint64(h.Flag)*4, rest)
+	}
+	return h, nil
+}
+
+// Size returns the bytes the header and its flag labels take at the start of
+// an image record: where the image starts.
+func (h Header) Size() int64 { return HeaderSize + 4*int64(h.Flag) }
+
 // Unpack splits the payload rec of an image record as mxnet.recordio.unpack
 // does: it returns the header, labels with the record's labels appended, and
 // the encoded image, which aliases rec. The labels are the Flag labels after
@@ -59,24 +82,15 @@ func Pack(dst []byte, h Header, labels []float32, img []byte) []byte {
 // caller knows where rec came from). Unpack allocates only when labels must
 // grow.
 func Unpack(rec []byte, labels []float32) (Header, []float32, []byte, error) {
-	if len(rec) < HeaderSize {
-		return Header{}, labels, nil, fmt.Errorf("%w: image record of %d bytes, shorter than the %d-byte header", ErrFormat, len(rec), HeaderSize)
+	h, err := ReadHeader(rec)
+	if err != nil {
+		return h, labels, nil, err
 	}
-	h := Header{
-		Flag:  binary.LittleEndian.Uint32(rec[0:]),
-		Label: math.Float32frombits(binary.LittleEndian.Uint32(rec[4:])),
-		ID:    binary.LittleEndian.Uint64(rec[8:]),
-		ID2:   binary.LittleEndian.Uint64(rec[16:]),
-	}
-	rest := rec[HeaderSize:]
 	if h.Flag == 0 {
-		return h, append(labels, h.Label), rest, nil
-	}
-	if uint64(h.Flag)*4 > uint64(len(rest)) {
-		return h, labels, nil, fmt.Errorf("%w: image record of %d bytes: flag %d announces %d labels (%d bytes) after the header, but %d bytes follow it", ErrFormat, len(rec), h.Flag, h.Flag, uint64(h.Flag)*4, len(rest))
+		return h, append(labels, h.Label), rec[HeaderSize:], nil
 	}
 	for i := range int(h.Flag) {
-		labels = append(labels, math.Float32frombits(binary.LittleEndian.Uint32(rest[4*i:])))
+		labels = append(labels, math.Float32frombits(binary.LittleEndian.Uint32(rec[HeaderSize+4*i:])))
 	}
-	return h, labels, rest[4*h.Flag:], nil
+	return h, labels, rec[h.Size():], nil
 }
