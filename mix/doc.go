@@ -1,0 +1,56 @@
+// Package mix mixes several data containers into one by weights: a training set
+// drawn 70% from one corpus and 30% from another, every batch in that ratio.
+//
+//	m, err := mix.New(mix.FirstExhausted, []float64{0.7, 0.3}, seed, web, books)
+//	for b := range eachobs.Batches(m, 128) { ... }
+//
+// A mix is a container like any other: it has a fixed number of observations,
+// observation i is one observation of one source ([Mixed.Locate] says which), and
+// it is computed, not stored: O(sources) memory beside a block of at most 4096
+// positions, O(1) per index. Everything the kit does with containers (loops,
+// subsets, splits, resuming a loop at a position) works on it, and a loop over it
+// resumes where it stopped because its order is a pure function of the index.
+//
+// # Sizing and stopping
+//
+// The sources rarely hold observations in the ratio of their weights, so a mix
+// must say when it stops drawing from them. That is its [Rule]:
+//
+//   - [FirstExhausted]: stop when the first source runs out. No observation
+//     appears twice; the larger sources are not read to their end.
+//   - [AllExhausted]: read every observation of every source once. The ratio
+//     holds until the first source runs out, then the rest mix in the ratio of
+//     their weights.
+//   - [Resample]: go on until every source has been read whole at least once; a
+//     source that runs out starts again, so the smaller sources repeat. It is the
+//     only rule that repeats observations.
+//
+// With sources of 100 and 1000 observations at 1:1, the mixes hold 200, 1100 and
+// 2000 observations. [Mixed.Counts] tells how many observations of each source a
+// mix holds.
+//
+// An empty source is never read: under AllExhausted it takes no part, and the
+// other rules return an error wrapping [ErrEmpty], since the first-exhausted mix
+// of it would be empty and a resampled one could not draw from it. (Hugging Face's
+// interleave_datasets read such a source out of range or duplicated another's
+// observation: datasets issue 8626.)
+//
+// # The order
+//
+// Positions are laid out by stride scheduling over a block of whole numbers of
+// positions per source, so that every stretch of a mix holds each source in its
+// share: every prefix to within 1.5 observations, where tf.data's
+// sample_from_datasets draws each position at random and a batch of 128 at 70:30
+// varies by about 5 either way. Each source is read in its own order, from its
+// first observation; shuffle a source first (subset.Shuffle) to take a random
+// part of it, and shuffle the mix in the loop (eachobs.Shuffle) for a random
+// order over the epoch.
+//
+// # Batches
+//
+// [Mixed] gathers batches as slices, reading each source a batch touches with
+// one GetObsInto call. [Views] mixes views of one container (subset.Range,
+// subset.Of, splits) and is itself a view of that container (a
+// container.IndexView), so a loop gathers a batch with one call of the
+// container's own GetObsInto: an array's gather kernel.
+package mix

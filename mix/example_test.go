@@ -1,0 +1,37 @@
+package mix_test
+
+import (
+	"fmt"
+
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/mix"
+)
+
+func ExampleNew() {
+	web := container.Slice[string]{"w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"}
+	books := container.Slice[string]{"b0", "b1", "b2"}
+	for _, rule := range []mix.Rule{mix.FirstExhausted, mix.AllExhausted, mix.Resample} {
+		m, err := mix.New(rule, []float64{2, 1}, 1, web, books)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(rule, m.Nobs(), m.Counts(), container.Collect[string](m))
+	}
+	// Output:
+	// first-exhausted 8 [5 3] [w0 b0 w1 w2 b1 w3 w4 b2]
+	// all-exhausted 11 [8 3] [w0 b0 w1 w2 b1 w3 w4 b2 w5 w6 w7]
+	// resample 12 [8 4] [w0 b0 w1 w2 b1 w3 w4 b2 w5 w6 b0 w7]
+}
+
+func ExampleNew_emptySource() {
+	a := container.Slice[int]{1, 2}
+	empty := container.Slice[int]{}
+	_, err := mix.New(mix.FirstExhausted, []float64{1, 1}, 0, a, empty)
+	fmt.Println(err)
+	m, _ := mix.New(mix.AllExhausted, []float64{1, 1}, 0, a, empty)
+	fmt.Println(container.Collect[int](m))
+	// Output:
+	// obskit/mix.New: source 1 holds no observation, which a first-exhausted mix cannot take (AllExhausted leaves it out): empty source
+	// [1 2]
+}
