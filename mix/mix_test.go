@@ -51,7 +51,11 @@ func config(rng *rand.Rand) (rule mix.Rule, n []int, w []float64) {
 // inverts Locate.
 func TestSizingProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := range 3000 {
+	trials := 3000
+	if raceEnabled || testing.Short() {
+		trials = 300
+	}
+	for trial := range trials {
 		rule, n, w := config(rng)
 		seed := rng.Uint64()
 		srcs := make([]container.Container[int], len(n))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package resumable_test
+
+const raceEnabled = false
