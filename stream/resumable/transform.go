@@ -114,7 +114,12 @@ func (it *takeIter[T]) next() (T, error, bool) {
 	return v, err, ok
 }
 
-func (it *takeIter[T]) save(w *writer) { w.str("take"); w.int(it.n); w.uint(uint64(it.done)); it.src.save(w) }
+func (it *takeIter[T]) save(w *writer) {
+	w.str("take")
+	w.int(it.n)
+	w.uint(uint64(it.done))
+	it.src.save(w)
+}
 func (it *takeIter[T]) load(r *reader) {
 	r.enter("take")
 	r.setting("count", it.n)
