@@ -1,0 +1,140 @@
+package resumable_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/stream/resumable"
+)
+
+// randomSeqs returns n sequences of 0 to maxLen tokens, every token unique
+// (sequence i holds i*1000 + position).
+func randomSeqs(rng *rand.Rand, n, maxLen int) [][]int {
+	out := make([][]int, n)
+	for i := range out {
+		s := make([]int, rng.IntN(maxLen+1))
+		for p := range s {
+			s[p] = i*1000 + p
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// TestPackProperties checks the packers over random inputs: every nonempty
+// sequence lands whole, once, in one row, in order within its segment, with
+// segment ids 1, 2, ... per row and positions from 0; padding is zero with
+// segment 0; only the last batch has rows without a sequence; Padding counts
+// the padding.
+func TestPackProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 400 {
+		length, rows := 1+rng.IntN(40), 1+rng.IntN(4)
+		seqs := randomSeqs(rng, rng.IntN(200), length)
+		opts := resumable.PackOptions{Method: resumable.PackMethod(rng.IntN(2)), Window: 1 + rng.IntN(30)}
+		what := fmt.Sprintf("trial %d: %d sequences, rows %d of %d, %v window %d", trial, len(seqs), rows, length, opts.Method, opts.Window)
+		var got [][]int
+		batches, last := 0, false
+		for p, err := range resumable.Pack(resumable.Slice(seqs), length, rows, opts).All() {
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if last {
+				t.Fatalf("%s: a batch after one with empty rows", what)
+			}
+			batches++
+			last = p.Real < p.Rows
+			if p.Rows != rows || p.Length != length || len(p.Tokens) != rows*length {
+				t.Fatalf("%s: batch of %d rows of %d (%d tokens)", what, p.Rows, p.Length, len(p.Tokens))
+			}
+			pad := 0
+			for r := range rows {
+				seg, pos := p.Segments[r*length:(r+1)*length], p.Positions[r*length:(r+1)*length]
+				row := p.Row(r)
+				if r >= p.Real && seg[0] != 0 {
+					t.Fatalf("%s: row %d past Real %d holds a sequence", what, r, p.Real)
+				}
+				var cur []int
+				for i := range length {
+					switch {
+					case seg[i] == 0:
+						if row[i] != 0 || pos[i] != 0 {
+							t.Fatalf("%s: padding slot holds %d at position %d", what, row[i], pos[i])
+						}
+						pad++
+					case i > 0 && seg[i] == seg[i-1]:
+						if pos[i] != pos[i-1]+1 {
+							t.Fatalf("%s: positions %d then %d in one segment", what, pos[i-1], pos[i])
+						}
+						cur = append(cur, row[i])
+					default:
+						if i > 0 && seg[i-1] != 0 && seg[i] != seg[i-1]+1 || i == 0 && seg[i] != 1 || pos[i] != 0 {
+							t.Fatalf("%s: a segment starts with id %d at position %d", what, seg[i], pos[i])
+						}
+						if cur != nil {
+							got = append(got, cur)
+						}
+						cur = []int{row[i]}
+					}
+					if seg[i] == 0 && i+1 < length && seg[i+1] != 0 {
+						t.Fatalf("%s: a sequence after padding in row %d", what, r)
+					}
+				}
+				if cur != nil {
+					got = append(got, cur)
+				}
+			}
+			if pad != p.Padding {
+				t.Fatalf("%s: Padding %d, counted %d", what, p.Padding, pad)
+			}
+		}
+		var want [][]int
+		for _, s := range seqs {
+			if len(s) > 0 {
+				want = append(want, s)
+			}
+		}
+		order := func(a, b []int) int { return a[0] - b[0] }
+		slices.SortFunc(got, order)
+		if !slices.EqualFunc(want, got, slices.Equal) { // cmp.Diff only to report: it is slow
+			t.Fatalf("%s: packed sequences mismatch (-want +got):\n%s", what, cmp.Diff(want, got))
+		}
+	}
+}
+
+// TestPackPadding compares the packers on one distribution: best-fit-decreasing
+// pads less than first-fit, which pads far less than one sequence a row.
+func TestPackPadding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	seqs := randomSeqs(rng, 5000, 100)
+	padding := func(m resumable.PackMethod, window int) float64 {
+		pad, total := 0, 0
+		for p, err := range resumable.Pack(resumable.Slice(seqs), 128, 8, resumable.PackOptions{Method: m, Window: window}).All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			pad, total = pad+p.Padding, total+len(p.Tokens)
+		}
+		return float64(pad) / float64(total)
+	}
+	ff, bfd := padding(resumable.FirstFit, 16), padding(resumable.BestFitDecreasing, 1024)
+	t.Logf("padding: first-fit %.3f, best-fit-decreasing %.3f, one a row %.3f", ff, bfd, 1-50.0/128)
+	if !(bfd < ff && ff < 0.3) {
+		t.Errorf("padding: first-fit %.3f, best-fit-decreasing %.3f; want bfd < ff < 0.3", ff, bfd)
+	}
+}
+
+func TestPackErrors(t *testing.T) {
+	seqs := [][]int{{1, 2}, {3, 4, 5, 6, 7}}
+	var err error
+	for _, e := range resumable.Pack(resumable.Slice(seqs), 4, 1, resumable.PackOptions{}).All() {
+		err = e
+	}
+	if !errors.Is(err, resumable.ErrTooLong) {
+		t.Errorf("a sequence of 5 in rows of 4: error %v, want ErrTooLong", err)
+	}
+}
