@@ -296,11 +296,10 @@ func (v *View[T, B]) Source() container.Batched[T, B] { return v.src }
 func (v *View[T, B]) MapIndices(dst, idx []int) []int {
 	container.CheckIndices("mix.View.MapIndices", idx, v.s.total)
 	dst = container.Resize(dst, len(idx))
-	var one [1]int
 	for a, i := range idx {
 		j, k := v.s.locate(i)
-		one[0] = k
-		dst[a] = v.views[j].MapIndices(one[:], one[:])[0]
+		dst[a] = k // mapped in place by the view: no scratch to allocate
+		v.views[j].MapIndices(dst[a:a+1], dst[a:a+1])
 	}
 	return dst
 }

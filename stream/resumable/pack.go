@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/obskit/obskit/container"
@@ -120,18 +121,29 @@ func (n packNode[E]) pass(e int) iterator[*Packed[E]] {
 
 // A bin is a row being filled: its sequences in order and their total length.
 type bin[E any] struct {
-	seqs [][]E
-	used int
+	seqs  [][]E
+	used  int
+	count int // best-fit: sequences assigned, before the list is carved
 }
 
 type packIter[E any] struct {
 	n      packNode[E]
 	src    iterator[[]E]
 	open   []bin[E] // FirstFit: the open rows, oldest first
-	ready  []bin[E] // closed rows not yet yielded, in order
-	window [][]E    // BestFitDecreasing: the sequences of the window being read
+	ready  []bin[E] // closed rows not yet yielded, in order, from ready[head]
+	head   int
+	window [][]E // BestFitDecreasing: the sequences of the window being read
 	ended  bool
 	out    Packed[E]
+	// Reused from step to step, so that a warm pass allocates nothing: the
+	// sequence lists of yielded rows, and best-fit's rows by room (a list per
+	// room and a bit per nonempty list).
+	free   [][][]E
+	byRoom [][]int
+	rooms  []uint64
+	rowOf  []int
+	arena  [2][][]E
+	cur    int
 }
 
 func (it *packIter[E]) tooLong(s []E) error {
@@ -140,7 +152,7 @@ func (it *packIter[E]) tooLong(s []E) error {
 
 // fill reads sequences until rows rows are ready or the source ends.
 func (it *packIter[E]) fill() error {
-	for len(it.ready) < it.n.rows && !it.ended {
+	for len(it.ready)-it.head < it.n.rows && !it.ended {
 		s, err, ok := it.src.next()
 		if err != nil {
 			return err
@@ -172,6 +184,16 @@ func (it *packIter[E]) fill() error {
 	return nil
 }
 
+// newBin returns an empty row, with a sequence list of a yielded row if any.
+func (it *packIter[E]) newBin() bin[E] {
+	if k := len(it.free); k > 0 {
+		b := bin[E]{seqs: it.free[k-1]}
+		it.free = it.free[:k-1]
+		return b
+	}
+	return bin[E]{}
+}
+
 func (it *packIter[E]) firstFit(s []E) {
 	for i := range it.open {
 		if b := &it.open[i]; b.used+len(s) <= it.n.length {
@@ -181,53 +203,122 @@ func (it *packIter[E]) firstFit(s []E) {
 	}
 	if len(it.open) == it.n.opts.Window {
 		it.ready = append(it.ready, it.open[0])
-		it.open = slices.Delete(it.open, 0, 1)
+		copy(it.open, it.open[1:])
+		it.open = it.open[:len(it.open)-1]
 	}
-	it.open = append(it.open, bin[E]{seqs: [][]E{s}, used: len(s)})
+	b := it.newBin()
+	b.seqs, b.used = append(b.seqs, s), len(s)
+	it.open = append(it.open, b)
 }
 
 // packWindow packs the window's sequences best-fit-decreasing and closes the
-// rows. The room of the rows is kept in buckets by room left, so the best row
-// for a sequence is found by scanning at most length buckets.
+// rows. The rows are kept in lists by room left, with a bit per nonempty list,
+// so the best row for a sequence is the first set bit at or above its length.
+// The rows' sequence lists are carved from one of two arenas, used in turn: the
+// rows of the previous window not yet yielded move into the new one, so a warm
+// packer allocates nothing.
 func (it *packIter[E]) packWindow() {
 	w := it.window
 	if len(w) == 0 {
 		return
 	}
 	slices.SortStableFunc(w, func(a, b []E) int { return cmp.Compare(len(b), len(a)) })
-	byRoom := make([][]int, it.n.length+1) // room -> rows (indices into ready) with that room
+	L := it.n.length
+	if it.byRoom == nil {
+		it.byRoom, it.rooms = make([][]int, L+1), make([]uint64, L/64+1)
+	}
+	// Move the rows left over to the front of the queue.
+	left := copy(it.ready, it.ready[it.head:])
+	clear(it.ready[left:])
+	it.ready, it.head = it.ready[:left], 0
+	// Assign each sequence a row: rowOf, and the rows' uses.
+	it.rowOf = it.rowOf[:0]
+	first := len(it.ready)
 	for _, s := range w {
 		r := -1
-		for room := len(s); room <= it.n.length; room++ {
-			if k := len(byRoom[room]); k > 0 {
-				r = byRoom[room][k-1]
-				byRoom[room] = byRoom[room][:k-1]
-				break
+		if room := it.firstRoom(len(s)); room >= 0 {
+			k := len(it.byRoom[room]) - 1
+			r = it.byRoom[room][k]
+			if it.byRoom[room] = it.byRoom[room][:k]; k == 0 {
+				it.rooms[room/64] &^= 1 << (room % 64)
 			}
-		}
-		if r < 0 {
+		} else {
 			it.ready = append(it.ready, bin[E]{})
 			r = len(it.ready) - 1
 		}
+		it.rowOf = append(it.rowOf, r)
 		b := &it.ready[r]
-		b.seqs, b.used = append(b.seqs, s), b.used+len(s)
-		byRoom[it.n.length-b.used] = append(byRoom[it.n.length-b.used], r)
+		b.used += len(s)
+		b.count++
+		room := L - b.used
+		it.byRoom[room] = append(it.byRoom[room], r)
+		it.rooms[room/64] |= 1 << (room % 64)
 	}
+	for room := range it.byRoom { // the window's rows are closed
+		it.byRoom[room] = it.byRoom[room][:0]
+	}
+	clear(it.rooms)
+	// Carve the rows' lists from the other arena: the rows left over first.
+	arena := it.arena[1-it.cur][:0]
+	need := len(w)
+	for _, b := range it.ready[:first] {
+		need += len(b.seqs)
+	}
+	arena = slices.Grow(arena, need)
+	for i := range it.ready[:first] {
+		at := len(arena)
+		arena = append(arena, it.ready[i].seqs...)
+		it.ready[i].seqs = arena[at:len(arena):len(arena)]
+	}
+	for i := first; i < len(it.ready); i++ {
+		b := &it.ready[i]
+		at := len(arena)
+		arena = arena[:at+b.count]
+		b.seqs, b.count = arena[at:at:at+b.count], 0
+	}
+	for k, s := range w {
+		b := &it.ready[it.rowOf[k]]
+		b.seqs = append(b.seqs, s)
+	}
+	clear(it.arena[it.cur]) // the previous window's lists: all moved or yielded
+	it.arena[1-it.cur], it.cur = arena, 1-it.cur
 	clear(w)
 	it.window = w[:0]
+}
+
+// firstRoom returns the least room at or above need that some row has, or -1.
+func (it *packIter[E]) firstRoom(need int) int {
+	for k := need / 64; k < len(it.rooms); k++ {
+		word := it.rooms[k]
+		if k == need/64 {
+			word &^= 1<<(need%64) - 1
+		}
+		if word != 0 {
+			return k*64 + bits.TrailingZeros64(word)
+		}
+	}
+	return -1
 }
 
 func (it *packIter[E]) next() (*Packed[E], error, bool) {
 	if err := it.fill(); err != nil {
 		return nil, err, false
 	}
-	if len(it.ready) == 0 {
+	if it.head == len(it.ready) {
 		return nil, nil, false
 	}
-	take := min(it.n.rows, len(it.ready))
-	it.emit(it.ready[:take])
-	clear(it.ready[:take])
-	it.ready = it.ready[take:]
+	rows := it.ready[it.head:min(it.head+it.n.rows, len(it.ready))]
+	it.emit(rows)
+	for i := range rows {
+		if it.n.opts.Method == FirstFit { // best-fit's lists live in its arenas
+			clear(rows[i].seqs)
+			it.free = append(it.free, rows[i].seqs[:0])
+		}
+		rows[i] = bin[E]{}
+	}
+	if it.head += len(rows); it.head == len(it.ready) {
+		it.ready, it.head = it.ready[:0], 0
+	}
 	return &it.out, nil, true
 }
 
@@ -267,7 +358,7 @@ func (it *packIter[E]) save(w *writer) {
 	w.int(it.n.opts.Window)
 	w.bool(it.ended)
 	saveValues(w, seqsOf(it.open))
-	saveValues(w, seqsOf(it.ready))
+	saveValues(w, seqsOf(it.ready[it.head:]))
 	saveValues(w, it.window)
 	it.src.save(w)
 }
@@ -294,7 +385,7 @@ func (it *packIter[E]) load(r *reader) {
 	if r.err != nil {
 		return
 	}
-	it.open, it.ready = it.bins(r, open), it.bins(r, ready)
+	it.open, it.ready, it.head = it.bins(r, open), it.bins(r, ready), 0
 	for _, s := range it.window {
 		if len(s) > it.n.length {
 			r.fail("a sequence of %d tokens in rows of %d", len(s), it.n.length)

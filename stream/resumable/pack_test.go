@@ -138,3 +138,32 @@ func TestPackErrors(t *testing.T) {
 		t.Errorf("a sequence of 5 in rows of 4: error %v, want ErrTooLong", err)
 	}
 }
+
+// TestPackAllocs pins the reused buffers: the allocations of a pass (the pass,
+// the rows of one window, buffers growing to their size) do not grow with the
+// number of sequences: a pass over 40,000 sequences allocates at most 10% more
+// than one over 20,000.
+func TestPackAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	seqs := randomSeqs(rng, 40000, 60)
+	for _, m := range []resumable.PackMethod{resumable.FirstFit, resumable.BestFitDecreasing} {
+		allocs := func(n int) float64 {
+			s := resumable.Pack(resumable.Slice(seqs[:n]), 128, 8, resumable.PackOptions{Method: m})
+			return testing.AllocsPerRun(3, func() {
+				for _, err := range s.All() {
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+		}
+		half, full := allocs(20000), allocs(40000)
+		t.Logf("%v: %.0f allocations for 20,000 sequences, %.0f for 40,000", m, half, full)
+		if full > 1.1*half {
+			t.Errorf("%v: %.0f allocations for 20,000 sequences, %.0f for 40,000: the packer allocates per batch", m, half, full)
+		}
+	}
+}
