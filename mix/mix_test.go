@@ -12,6 +12,7 @@ import (
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/mix"
 	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/transform"
 )
 
 // tagged returns a container of n observations 1000*src + i, so that an
@@ -309,4 +310,39 @@ func TestSizes(t *testing.T) {
 			t.Errorf("%v mix of 100 and 1000 at 1:1: Nobs %d, want %d to within a block", tc.rule, m.Nobs(), tc.want)
 		}
 	}
+}
+
+// TestRandomSources passes per-observation randomness through: a mix of random
+// sources is random, its four methods agree (the conformance checker), and a
+// source's observation draws alike in the mix and alone, with its source's
+// stream.
+func TestRandomSources(t *testing.T) {
+	noisy := func(src int) *transform.RandMapped[int, int] {
+		return transform.MapRand(container.Container[int](tagged(src, 40)), func(x int, rng *rand.Rand) int { return x*1000 + rng.IntN(1000) })
+	}
+	m, err := mix.New(mix.Resample, []float64{1, 2}, 5, container.Container[int](noisy(0)), tagged(1, 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	containertest.Run(t, m, containertest.SliceConfig[int]())
+	r := container.NewObsRand(9, 3)
+	for i := range m.Nobs() {
+		j, k := m.Locate(i)
+		got := m.GetObsRand(i, r)
+		var want int
+		if j == 0 {
+			want = noisy(0).GetObsRand(k, r.Stream(0))
+		} else {
+			want = tagged(1, 30).GetObs(k)
+		}
+		if got != want {
+			t.Fatalf("GetObsRand(%d) = %d, want %d (source %d, observation %d)", i, got, want, j, k)
+		}
+	}
+	x := noisy(0)
+	v, err := mix.Views(mix.AllExhausted, []float64{1, 1}, 0, container.IndexView[int, []int](subset.Range(x, 0, 20)), subset.Range(x, 20, 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	containertest.Run(t, v, containertest.SliceConfig[int]())
 }

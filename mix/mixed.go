@@ -97,7 +97,7 @@ func (p *plan) Position(source, use int) int {
 	return p.s.position(source, use)
 }
 
-var _ container.Batched[int, []int] = (*Mixed[int])(nil)
+var _ container.Random[int, []int] = (*Mixed[int])(nil)
 
 // A Mixed is a container mixing the observations of several containers of one
 // observation type by weights: observation i of the mix is an observation of one
@@ -114,7 +114,10 @@ var _ container.Batched[int, []int] = (*Mixed[int])(nil)
 type Mixed[T any] struct {
 	plan
 	srcs []container.Container[T]
-	tmp  sync.Pool // of *[]T: observations of one source before they are placed
+	// random[j] says whether source j draws per observation (has GetObsRand):
+	// such a source is read with randomness of its own even outside a loop.
+	random []bool
+	tmp    sync.Pool // of *[]T: observations of one source before they are placed
 }
 
 // New returns the mix of sources by weights (one per source, any positive finite
@@ -148,7 +151,12 @@ func New[T any](rule Rule, weights []float64, seed uint64, sources ...container.
 	if err != nil {
 		return nil, err
 	}
-	m := &Mixed[T]{plan: plan{s}, srcs: append([]container.Container[T](nil), sources...)}
+	m := &Mixed[T]{plan: plan{s}, srcs: append([]container.Container[T](nil), sources...), random: make([]bool, len(sources))}
+	for j, c := range sources {
+		_, m.random[j] = c.(interface {
+			GetObsRand(int, container.ObsRand) T
+		})
+	}
 	m.tmp.New = func() any { return new([]T) }
 	return m, nil
 }
@@ -159,15 +167,44 @@ func New[T any](rule Rule, weights []float64, seed uint64, sources ...container.
 func (m *Mixed[T]) GetObs(i int) T {
 	container.CheckIndex("mix.Mixed.GetObs", i, m.s.total)
 	j, k := m.s.locate(i)
+	if m.random[j] {
+		return container.GetObsRand(m.srcs[j], k, container.ObsRand{}.Stream(uint64(j)))
+	}
 	return m.srcs[j].GetObs(k)
+}
+
+// GetObsRand returns observation i drawn with r: the observation of source j
+// that [Mixed.Locate] names, drawn with r.Stream(j) when the source draws per
+// observation (container.Random), so that two sources draw independent numbers
+// and an observation draws alike wherever the mix puts it (a repeat of
+// Resample draws as its first use, as a repeated index of subset.Of does).
+// GetObs and GetObsInto read a random source the same way with the zero
+// ObsRand. It panics as GetObs does.
+func (m *Mixed[T]) GetObsRand(i int, r container.ObsRand) T {
+	container.CheckIndex("mix.Mixed.GetObsRand", i, m.s.total)
+	j, k := m.s.locate(i)
+	return container.GetObsRand(m.srcs[j], k, r.Stream(uint64(j)))
 }
 
 // GetObsInto sets dst to the observations at idx, reusing dst's memory when it
 // can hold len(idx) observations; see [Mixed] for how sources are read. It panics
 // with a [*container.IndexError] when an index is out of range.
 func (m *Mixed[T]) GetObsInto(dst []T, idx []int) []T {
-	nobs := len(idx)
 	container.CheckIndices("mix.Mixed.GetObsInto", idx, m.s.total)
+	return m.gather(dst, idx, nil)
+}
+
+// GetObsRandInto is GetObsInto with the observations of source j drawn with
+// r.Stream(j) when it draws per observation, as [Mixed.GetObsRand].
+func (m *Mixed[T]) GetObsRandInto(dst []T, idx []int, r container.ObsRand) []T {
+	container.CheckIndices("mix.Mixed.GetObsRandInto", idx, m.s.total)
+	return m.gather(dst, idx, &r)
+}
+
+// gather reads the observations at the checked idx into dst, by source; r is
+// the randomness of the loop, or nil outside one.
+func (m *Mixed[T]) gather(dst []T, idx []int, r *container.ObsRand) []T {
+	nobs := len(idx)
 	dst = container.Resize(dst, nobs)
 	if nobs == 0 {
 		return dst
@@ -204,7 +241,7 @@ func (m *Mixed[T]) GetObsInto(dst []T, idx []int) []T {
 		for b, at := range sel {
 			loc[b] = local[at]
 		}
-		*tmp = read(m.srcs[j], *tmp, loc)
+		*tmp = m.read(j, *tmp, loc, r)
 		for b, at := range sel {
 			dst[at] = (*tmp)[b]
 		}
@@ -216,19 +253,40 @@ func (m *Mixed[T]) GetObsInto(dst []T, idx []int) []T {
 	return dst
 }
 
-// read gathers the observations at idx of c into dst.
-func read[T any](c container.Container[T], dst []T, idx []int) []T {
+// read gathers the observations at idx of source j into dst, drawn with
+// r.Stream(j) when the source is random (the zero ObsRand's when r is nil).
+func (m *Mixed[T]) read(j int, dst []T, idx []int, r *container.ObsRand) []T {
+	c := m.srcs[j]
+	if !m.random[j] {
+		if b, ok := c.(container.Batched[T, []T]); ok {
+			return b.GetObsInto(dst, idx)
+		}
+		dst = container.Resize(dst, len(idx))
+		for a, i := range idx {
+			dst[a] = c.GetObs(i)
+		}
+		return dst
+	}
+	var rj container.ObsRand
+	if r == nil {
+		rj = container.NewObsRand(0, 0).Stream(uint64(j))
+	} else {
+		rj = r.Stream(uint64(j))
+	}
 	if b, ok := c.(container.Batched[T, []T]); ok {
-		return b.GetObsInto(dst, idx)
+		return container.GetObsRandInto(b, dst, idx, rj)
 	}
 	dst = container.Resize(dst, len(idx))
 	for a, i := range idx {
-		dst[a] = c.GetObs(i)
+		dst[a] = container.GetObsRand(c, i, rj)
 	}
 	return dst
 }
 
-var _ container.IndexView[int, []int] = (*View[int, []int])(nil)
+var (
+	_ container.IndexView[int, []int] = (*View[int, []int])(nil)
+	_ container.Random[int, []int]    = (*View[int, []int])(nil)
+)
 
 // A View is a mix of views of one container (subsets, splits, ranges of it): a
 // [container.IndexView] of that container, so that a loop gathers a batch of the
@@ -318,6 +376,27 @@ func (v *View[T, B]) GetObsInto(dst B, idx []int) B {
 	p := indexbuf.Get()
 	*p = v.MapIndices(*p, idx)
 	dst = v.src.GetObsInto(dst, *p)
+	indexbuf.Put(p)
+	return dst
+}
+
+// GetObsRand returns observation i of the mix drawn with r: the observation of
+// the shared source that i maps to, drawn with r as the source draws it (as a
+// subset view passes it on). It panics as GetObs does.
+func (v *View[T, B]) GetObsRand(i int, r container.ObsRand) T {
+	container.CheckIndex("mix.View.GetObsRand", i, v.s.total)
+	var one [1]int
+	one[0] = i
+	v.MapIndices(one[:], one[:])
+	return container.GetObsRand(v.src, one[0], r)
+}
+
+// GetObsRandInto is GetObsInto with the observations drawn with r when the
+// source draws per observation.
+func (v *View[T, B]) GetObsRandInto(dst B, idx []int, r container.ObsRand) B {
+	p := indexbuf.Get()
+	*p = v.MapIndices(*p, idx)
+	dst = container.GetObsRandInto(v.src, dst, *p, r)
 	indexbuf.Put(p)
 	return dst
 }
