@@ -65,6 +65,8 @@
 //     chunks, permutations and Fuel's iteration schemes.
 //   - transform: lazy container transforms: Map and MapBatches, Filter, GroupBy,
 //     Join (concatenation) and sliding Windows.
+//   - mix: containers mixed by weights into one, sized by a stop rule (first
+//     exhausted, all exhausted, resample), every stretch in proportion.
 //
 // # Streams
 //
@@ -72,6 +74,9 @@
 //     with map, filter, shuffle buffers, batches, zip, cache, prefetch and ordered
 //     parallel map) and Fuel's data streams over containers and stream wrappers,
 //     driven by the schemes of package index.
+//   - stream/resumable: streams with checkpoints: a pass saves its state (a
+//     shuffle's buffer included) in a small versioned value and resumes
+//     exactly; streams mixed by weights; sequence packing with segment ids.
 //
 // # Goroutines
 //
