@@ -86,11 +86,10 @@ func (n seekNode[T]) pass(int) iterator[T] { return &seekIter[T]{n: n} }
 
 // seekIter pulls a reader opened at pos (or at the start, then skips).
 type seekIter[T any] struct {
-	n      seekNode[T]
-	pos    int
-	pull   func() (T, error, bool)
-	stop   func()
-	broken bool
+	n    seekNode[T]
+	pos  int
+	pull func() (T, error, bool)
+	stop func()
 }
 
 func (it *seekIter[T]) kind() string {
