@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -235,5 +236,48 @@ func TestNestedAndConcurrentLoops(t *testing.T) {
 	close(errs)
 	for d := range errs {
 		t.Errorf("concurrent loop mismatch (-want +got):\n%s", d)
+	}
+}
+
+// goexitAt is a container of tens whose gathers call runtime.Goexit (as
+// t.FailNow does) when they reach index at.
+type goexitAt struct {
+	container.Slice[int]
+	at int
+}
+
+func (c goexitAt) GetObsInto(dst []int, idx []int) []int {
+	for _, i := range idx {
+		if i == c.at {
+			runtime.Goexit()
+		}
+	}
+	return c.Slice.GetObsInto(dst, idx)
+}
+
+// TestGoexitInGather: a gather that calls runtime.Goexit on a background
+// goroutine reaches the caller as a PanicError at its batch, instead of leaving
+// the loop waiting forever (issue 14).
+func TestGoexitInGather(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	c := goexitAt{tens(10), 4}
+	for _, par := range parallelism[1:] {
+		t.Run(name("prefetch=", par.prefetch, " workers=", par.workers), func(t *testing.T) {
+			var got []int
+			var v any
+			withTimeout(t, 10*time.Second, func() {
+				defer func() { v = recover() }()
+				for b := range eachobs.Batches(c, 1, parOpts(par.prefetch, par.workers)...) {
+					got = append(got, b.Data...)
+				}
+			})
+			var pe *container.PanicError
+			if err, _ := v.(error); !errors.As(err, &pe) || pe.Step != 4 || !strings.Contains(pe.Error(), "Goexit") {
+				t.Fatalf("loop panicked with %v, want a PanicError at step 4 naming Goexit", v)
+			}
+			if diff := cmp.Diff([]int{0, 10, 20, 30}, got); diff != "" {
+				t.Errorf("batches before the Goexit mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -3,7 +3,9 @@ package stream_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -408,6 +410,55 @@ func TestBreakJoins(t *testing.T) {
 				if n := running.Load(); n != 0 {
 					t.Fatalf("break at %d: the loop returned while %d calls of f were running", stop, n)
 				}
+			}
+		})
+	}
+}
+
+// TestGoexitInSource: runtime.Goexit in a prefetched source or in a parallel map
+// function (t.FailNow on the pipeline's goroutine) reaches the consumer as a
+// PanicError at its value, instead of ending the stream with no error or leaving
+// the consumer waiting (issue 14).
+func TestGoexitInSource(t *testing.T) {
+	exitAt4 := func(v int) int {
+		if v == 4 {
+			runtime.Goexit()
+		}
+		return v
+	}
+	for _, tc := range []struct {
+		name string
+		r    stream.Reader[int]
+	}{
+		{"Prefetch", stream.Prefetch(stream.Map(ints(10), exitAt4), 2)},
+		{"ParallelMap", stream.ParallelMap(ints(10), 2, func(v int) (int, error) { return exitAt4(v), nil })},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []int
+			var v any
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				defer func() { v = recover() }()
+				for x, err := range tc.r {
+					if err != nil {
+						t.Errorf("error %v, want a panic", err)
+						return
+					}
+					got = append(got, x)
+				}
+			}()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("still waiting 10 s after a Goexit")
+			}
+			var pe *container.PanicError
+			if err, _ := v.(error); !errors.As(err, &pe) || pe.Step != 4 || !strings.Contains(pe.Error(), "Goexit") {
+				t.Fatalf("stream panicked with %v after %v, want a PanicError at value 4 naming Goexit", v, got)
+			}
+			if diff := cmp.Diff([]int{0, 1, 2, 3}, got); diff != "" {
+				t.Errorf("values before the Goexit mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -25,6 +25,7 @@
 package pipeline
 
 import (
+	"errors"
 	"runtime/debug"
 	"sync"
 
@@ -201,9 +202,12 @@ func (p *run[S]) run(source func(emit Emit[S]) error, yield func(s *S) bool) err
 func (p *run[S]) feed(source func(emit Emit[S]) error) {
 	defer p.wg.Done()
 	k := 0 // the step being prepared
+	returned := false
 	defer func() {
 		if v := recover(); v != nil {
 			p.srcPanic = &container.PanicError{Op: p.cfg.Op, Step: k, Value: v, Stack: debug.Stack()}
+		} else if !returned { // runtime.Goexit in the source
+			p.srcPanic = &container.PanicError{Op: p.cfg.Op, Step: k, Value: errGoexit, Stack: debug.Stack()}
 		}
 		// Closing the channels publishes srcErr and srcPanic to the consumer.
 		if p.tasks != nil {
@@ -238,6 +242,7 @@ func (p *run[S]) feed(source func(emit Emit[S]) error) {
 			return false
 		}
 	})
+	returned = true
 }
 
 func (p *run[S]) worker() {
@@ -252,10 +257,29 @@ func (p *run[S]) worker() {
 
 // complete runs the work of slot j, records a panic in it, and signals the
 // consumer. It returns false when the pipeline has stopped.
+//
+// A runtime.Goexit in the work (t.FailNow in a test's GetObsInto, say) cannot be
+// recovered: it ends this goroutine after running its deferred calls. One of them
+// records it as the step's panic and signals the consumer, which would otherwise
+// wait forever for the step.
 func (p *run[S]) complete(j int) bool {
+	exited := true
+	defer func() {
+		if exited {
+			p.meta[j].panic = &container.PanicError{Op: p.cfg.Op, Step: p.meta[j].step, Value: errGoexit, Stack: debug.Stack()}
+			p.signal(j)
+		}
+	}()
 	if p.work != nil {
 		p.meta[j].panic = p.do(j)
 	}
+	exited = false
+	return p.signal(j)
+}
+
+// signal tells the consumer that slot j is complete. It returns false when the
+// pipeline has stopped.
+func (p *run[S]) signal(j int) bool {
 	if !p.cfg.Unordered {
 		p.ready[j] <- struct{}{} // never blocks: capacity 1, one signal per use
 		return true
@@ -285,3 +309,7 @@ func wait[T any](poll bool, c <-chan T, stop <-chan struct{}) (v T, ok, stopped 
 	}
 	return Block(c, stop)
 }
+
+// errGoexit is the Value of the PanicError that reports a runtime.Goexit in a
+// background goroutine.
+var errGoexit = errors.New("runtime.Goexit called in a background goroutine (t.FailNow or t.SkipNow outside the test's goroutine?)")

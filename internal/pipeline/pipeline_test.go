@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -304,4 +305,52 @@ func recovered(f func()) (v any) {
 	defer func() { v = recover() }()
 	f()
 	return nil
+}
+
+// TestGoexit: runtime.Goexit in work or in the source of a background goroutine
+// (t.FailNow called there, say) is reported like a panic, as a PanicError at its
+// step, instead of leaving the consumer waiting forever for a step that never
+// completes or ending the pass early with no error.
+func TestGoexit(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, c := range configs[1:] { // serial runs in the caller's goroutine: Goexit ends the caller
+		for _, inSource := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/source=%v", name(c.cfg, c.depth), inSource), func(t *testing.T) {
+				done := make(chan any, 1)
+				got := 0
+				go func() {
+					done <- recovered(func() {
+						Run(c.cfg, make([]slot, c.depth), func(emit Emit[slot]) error {
+							for k := range 8 {
+								if inSource && k == 4 {
+									runtime.Goexit()
+								}
+								if !emit(func(s *slot) { s.step = k }) {
+									return nil
+								}
+							}
+							return nil
+						}, func(s *slot) {
+							if !inSource && s.step == 4 {
+								runtime.Goexit()
+							}
+						}, func(*slot) bool { got++; return true })
+					})
+				}()
+				var v any
+				select {
+				case v = <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("Run still waiting 10 s after a Goexit at step 4")
+				}
+				var pe *container.PanicError
+				if err, _ := v.(error); !errors.As(err, &pe) || pe.Step != 4 || !errors.Is(pe, errGoexit) {
+					t.Fatalf("Run panicked with %v, want a PanicError at step 4 wrapping errGoexit", v)
+				}
+				if !c.cfg.Unordered && got != 4 {
+					t.Errorf("%d steps delivered before the Goexit, want 4", got)
+				}
+			})
+		}
+	}
 }
