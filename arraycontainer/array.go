@@ -83,7 +83,7 @@ func New[E Number](data []E, shape []int, dim obsdim.Dim) (*Array[E], error) {
 		return nil, err
 	}
 	if len(data) != n {
-		return nil, fmt.Errorf("obskit/arraycontainer.New: %d elements for shape %v, want %d: %w", len(data), shape, n, ErrShape)
+		return nil, fmt.Errorf("arraycontainer.New: %d elements for shape %v, want %d: %w", len(data), shape, n, ErrShape)
 	}
 	d, err := resolveDim("New", dim, len(shape))
 	if err != nil {
@@ -107,7 +107,7 @@ func NewStrided[E Number](data []E, shape, strides []int, offset int, dim obsdim
 		return nil, err
 	}
 	if len(strides) != len(shape) {
-		return nil, fmt.Errorf("obskit/arraycontainer.NewStrided: %d strides for shape %v: %w", len(strides), shape, ErrShape)
+		return nil, fmt.Errorf("arraycontainer.NewStrided: %d strides for shape %v: %w", len(strides), shape, ErrShape)
 	}
 	if n > 0 {
 		if err := checkExtent(len(data), shape, strides, offset); err != nil {
@@ -156,12 +156,12 @@ func header[E Number](data []E, shape, strides []int, offset, dim int) *Array[E]
 // checkShape validates shape and returns its element count.
 func checkShape(op string, shape []int) (int, error) {
 	if len(shape) > MaxRank {
-		return 0, fmt.Errorf("obskit/arraycontainer.%s: rank %d exceeds MaxRank %d: %w", op, len(shape), MaxRank, ErrShape)
+		return 0, fmt.Errorf("arraycontainer.%s: rank %d exceeds MaxRank %d: %w", op, len(shape), MaxRank, ErrShape)
 	}
 	n := 1
 	for k, s := range shape {
 		if s < 0 {
-			return 0, fmt.Errorf("obskit/arraycontainer.%s: negative dimension %d on axis %d of shape %s: %w", op, s, k, shapeString(shape), ErrShape)
+			return 0, fmt.Errorf("arraycontainer.%s: negative dimension %d on axis %d of shape %s: %w", op, s, k, shapeString(shape), ErrShape)
 		}
 	}
 	for _, s := range shape {
@@ -169,7 +169,7 @@ func checkShape(op string, shape []int) (int, error) {
 			return 0, nil
 		}
 		if n > math.MaxInt/s {
-			return 0, fmt.Errorf("obskit/arraycontainer.%s: element count of shape %s overflows int: %w", op, shapeString(shape), ErrShape)
+			return 0, fmt.Errorf("arraycontainer.%s: element count of shape %s overflows int: %w", op, shapeString(shape), ErrShape)
 		}
 		n *= s
 	}
@@ -180,7 +180,7 @@ func checkShape(op string, shape []int) (int, error) {
 // [0, length).
 func checkExtent(length int, shape, strides []int, offset int) error {
 	if offset < 0 || offset >= length {
-		return fmt.Errorf("obskit/arraycontainer.NewStrided: offset %d outside data of length %d: %w", offset, length, ErrLayout)
+		return fmt.Errorf("arraycontainer.NewStrided: offset %d outside data of length %d: %w", offset, length, ErrLayout)
 	}
 	lo, hi := offset, offset
 	for k, s := range strides {
@@ -194,7 +194,7 @@ func checkExtent(length int, shape, strides []int, offset int) error {
 		// Element 1 along axis k lies at offset+s, so |s| < length for a valid
 		// layout; testing it first keeps (shape[k]-1)*abs from overflowing.
 		if abs >= length || shape[k]-1 > length/abs {
-			return fmt.Errorf("obskit/arraycontainer.NewStrided: axis %d (length %d, stride %d) reaches outside data of length %d: %w", k, shape[k], s, length, ErrLayout)
+			return fmt.Errorf("arraycontainer.NewStrided: axis %d (length %d, stride %d) reaches outside data of length %d: %w", k, shape[k], s, length, ErrLayout)
 		}
 		if s > 0 {
 			hi += (shape[k] - 1) * s
@@ -202,7 +202,7 @@ func checkExtent(length int, shape, strides []int, offset int) error {
 			lo += (shape[k] - 1) * s
 		}
 		if lo < 0 || hi >= length {
-			return fmt.Errorf("obskit/arraycontainer.NewStrided: shape %v with strides %v and offset %d spans elements %d..%d, outside data of length %d: %w",
+			return fmt.Errorf("arraycontainer.NewStrided: shape %v with strides %v and offset %d spans elements %d..%d, outside data of length %d: %w",
 				shape, strides, offset, lo, hi, length, ErrLayout)
 		}
 	}
@@ -214,11 +214,11 @@ func resolveDim(op string, dim obsdim.Dim, rank int) (int, error) {
 		if dim == obsdim.First || dim == obsdim.Last {
 			return -1, nil
 		}
-		return 0, fmt.Errorf("obskit/arraycontainer.%s: observation axis %v of a rank-0 array: %w (a scalar has no axes; use obsdim.First)", op, dim, obsdim.ErrAxis)
+		return 0, fmt.Errorf("arraycontainer.%s: observation axis %v of a rank-0 array: %w (a scalar has no axes; use obsdim.First)", op, dim, obsdim.ErrAxis)
 	}
 	d, err := dim.Resolve(rank)
 	if err != nil {
-		return 0, fmt.Errorf("obskit/arraycontainer.%s: %w", op, err)
+		return 0, fmt.Errorf("arraycontainer.%s: %w", op, err)
 	}
 	return d, nil
 }

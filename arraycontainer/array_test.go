@@ -187,7 +187,7 @@ func wantPanic(t *testing.T, what, msg string, f func()) {
 		if r == nil {
 			t.Fatalf("%s did not panic", what)
 		}
-		if s := fmt.Sprint(r); !strings.Contains(s, msg) || !strings.Contains(s, "obskit/arraycontainer") {
+		if s := fmt.Sprint(r); !strings.Contains(s, msg) || !strings.Contains(s, "arraycontainer") {
 			t.Fatalf("%s panicked with %q, want it to contain %q and name the package", what, s, msg)
 		}
 		var ae *container.ArgError

@@ -29,7 +29,7 @@ func (a *Array[E]) Reshape(shape []int, dim obsdim.Dim) (*Array[E], error) {
 			infer = k
 			continue
 		case s < 0:
-			return nil, fmt.Errorf("obskit/arraycontainer.%s: shape %v has entry %d on axis %d (only one -1 is allowed): %w", op, shape, s, k, ErrShape)
+			return nil, fmt.Errorf("arraycontainer.%s: shape %v has entry %d on axis %d (only one -1 is allowed): %w", op, shape, s, k, ErrShape)
 		}
 		known = append(known, s)
 	}
@@ -40,13 +40,13 @@ func (a *Array[E]) Reshape(shape []int, dim obsdim.Dim) (*Array[E], error) {
 	n := a.Len()
 	if infer >= 0 {
 		if m == 0 || n%m != 0 {
-			return nil, fmt.Errorf("obskit/arraycontainer.%s: cannot infer the -1 of shape %v for %d elements: %w", op, shape, n, ErrShape)
+			return nil, fmt.Errorf("arraycontainer.%s: cannot infer the -1 of shape %v for %d elements: %w", op, shape, n, ErrShape)
 		}
 		shape[infer] = n / m
 		m = n
 	}
 	if m != n {
-		return nil, fmt.Errorf("obskit/arraycontainer.%s: shape %v holds %d elements, the array of shape %v holds %d: %w", op, shape, m, a.shape, n, ErrShape)
+		return nil, fmt.Errorf("arraycontainer.%s: shape %v holds %d elements, the array of shape %v holds %d: %w", op, shape, m, a.shape, n, ErrShape)
 	}
 	d, err := resolveDim(op, dim, len(shape))
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // Scalars returns an error wrapping [ErrShape] when a is not rank 1.
 func (a *Array[E]) Scalars() (container.Slice[E], error) {
 	if len(a.shape) != 1 {
-		return nil, fmt.Errorf("obskit/arraycontainer.Array.Scalars: shape %v is rank %d, want 1: %w", a.shape, len(a.shape), ErrShape)
+		return nil, fmt.Errorf("arraycontainer.Array.Scalars: shape %v is rank %d, want 1: %w", a.shape, len(a.shape), ErrShape)
 	}
 	n := a.shape[0]
 	if (a.strides[0] == 1 || n <= 1) && a.mem == nil {

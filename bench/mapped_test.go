@@ -32,12 +32,11 @@ func BenchmarkMappedEpoch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer mapped.Close()
 	const bytes = Obs * Width * 4
 	x := mapped.Data()
 	bx := make([]float32, BatchSize*Width)
 	paired(b,
-		epochSide("mapped", eachobs.Batches(mapped.Array, BatchSize, eachobs.Shuffle(3)), bytes),
+		epochSide("mapped", eachobs.Batches(mapped, BatchSize, eachobs.Shuffle(3)), bytes),
 		epochSide("memory", eachobs.Batches(mem, BatchSize, eachobs.Shuffle(3)), bytes),
 		side{"copy", bytes, func(int) {
 			for lo := 0; lo < Obs; lo += BatchSize {

@@ -17,9 +17,10 @@ type ArgError struct {
 	Want  string // what was wanted, such as ">= 1"
 }
 
-// Error returns "obskit/<Op>: <Arg> <Value>, want <Want>".
+// Error returns "<Op>: <Arg> <Value>, want <Want>", as in "eachobs.Batches:
+// batch size 0, want >= 1".
 func (e *ArgError) Error() string {
-	return fmt.Sprintf("obskit/%s: %s %v, want %s", e.Op, e.Arg, e.Value, e.Want)
+	return fmt.Sprintf("%s: %s %v, want %s", e.Op, e.Arg, e.Value, e.Want)
 }
 
 // CheckArg panics with an [*ArgError] naming op, arg, value and want when ok is

@@ -87,7 +87,7 @@ func TestIndexError(t *testing.T) {
 		if err, ok := r.(error); !ok || !errors.As(err, &ie) {
 			t.Fatalf("panic value %v (%T), want *IndexError", r, r)
 		}
-		if want := "obskit/container.Slice.GetObs: index 4 out of range [0, 2)"; ie.Error() != want {
+		if want := "container.Slice.GetObs: index 4 out of range [0, 2)"; ie.Error() != want {
 			t.Errorf("message %q, want %q", ie.Error(), want)
 		}
 	}()
@@ -148,7 +148,7 @@ func TestFromFuncArgs(t *testing.T) {
 
 func TestArgError(t *testing.T) {
 	e := &container.ArgError{Op: "eachobs.Batches", Arg: "batch size", Value: 0, Want: ">= 1"}
-	if want := "obskit/eachobs.Batches: batch size 0, want >= 1"; e.Error() != want {
+	if want := "eachobs.Batches: batch size 0, want >= 1"; e.Error() != want {
 		t.Errorf("Error() = %q, want %q", e.Error(), want)
 	}
 	// CheckArg panics only when ok is false, with every field as given, and the
@@ -168,7 +168,7 @@ func TestArgError(t *testing.T) {
 	if d := cmp.Diff(container.ArgError{Op: "x.F", Arg: "rng", Value: "nil", Want: "non-nil"}, *ae); d != "" {
 		t.Errorf("ArgError mismatch (-want +got):\n%s", d)
 	}
-	if want := "obskit/x.F: rng nil, want non-nil"; err.Error() != want {
+	if want := "x.F: rng nil, want non-nil"; err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
 	// An ArgError is not an IndexError: the two kinds of programmer error stay apart.
@@ -185,11 +185,11 @@ func TestPanicError(t *testing.T) {
 	if !errors.As(pe, &ie) || ie != inner {
 		t.Errorf("errors.As(PanicError, *IndexError) did not find the panic value")
 	}
-	if msg := pe.Error(); !strings.HasPrefix(msg, "obskit/eachobs: panic in a background goroutine at step 4: obskit/x.GetObs: index 3") || !strings.HasSuffix(msg, "stack") {
+	if msg := pe.Error(); !strings.HasPrefix(msg, "eachobs: panic in a background goroutine at step 4: x.GetObs: index 3") || !strings.HasSuffix(msg, "stack") {
 		t.Errorf("Error() = %q", msg)
 	}
 	pe = &container.PanicError{Op: "stream.Prefetch", Step: -1, Value: "boom"}
-	if pe.Unwrap() != nil || !strings.HasPrefix(pe.Error(), "obskit/stream.Prefetch: panic in a background goroutine: boom") {
+	if pe.Unwrap() != nil || !strings.HasPrefix(pe.Error(), "stream.Prefetch: panic in a background goroutine: boom") {
 		t.Errorf("non-error value: Unwrap %v, Error %q", pe.Unwrap(), pe.Error())
 	}
 }

@@ -48,7 +48,7 @@ func ExampleCheckIndex() {
 	defer func() { fmt.Println(recover()) }()
 	container.FromSlice([]int{1, 2, 3}).GetObs(3)
 	// Output:
-	// obskit/container.Slice.GetObs: index 3 out of range [0, 3)
+	// container.Slice.GetObs: index 3 out of range [0, 3)
 }
 
 // A type with only Nobs and GetObs goes into the kit through AsBatched: its
@@ -84,7 +84,7 @@ func ExampleCheckArg() {
 	window(temps, 0)
 	// Output:
 	// [21.5]
-	// obskit/window: size 0, want >= 1
+	// window: size 0, want >= 1
 }
 
 // noise is a random container: observation i is a number drawn from the

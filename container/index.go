@@ -5,7 +5,7 @@ import "strconv"
 // An IndexError is the panic value of an index outside [0, Nobs). It names the
 // operation, the index and the count, as in
 //
-//	obskit/subset.Of: index 12 out of range [0, 10)
+//	subset.Of: index 12 out of range [0, 10)
 //
 // Like a slice index out of range it is a programmer error, raised at the call site.
 type IndexError struct {
@@ -16,7 +16,7 @@ type IndexError struct {
 
 // Error implements the error interface.
 func (e *IndexError) Error() string {
-	return "obskit/" + e.Op + ": index " + strconv.Itoa(e.Index) +
+	return e.Op + ": index " + strconv.Itoa(e.Index) +
 		" out of range [0, " + strconv.Itoa(e.Nobs) + ")"
 }
 

@@ -29,7 +29,7 @@ func (e *PanicError) Error() string {
 	if e.Step >= 0 {
 		at = " at step " + strconv.Itoa(e.Step)
 	}
-	return fmt.Sprintf("obskit/%s: panic in a background goroutine%s: %v\n\n%s", e.Op, at, e.Value, e.Stack)
+	return fmt.Sprintf("%s: panic in a background goroutine%s: %v\n\n%s", e.Op, at, e.Value, e.Stack)
 }
 
 // Unwrap returns Value when it is an error, and nil otherwise.

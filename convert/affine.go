@@ -6,7 +6,6 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/subset"
 	"golang.org/x/exp/constraints"
 )
 
@@ -45,18 +44,18 @@ type Stats[E constraints.Float] struct {
 // Chan's parallel update of Welford's algorithm. Compute them on the training
 // part only, and standardize every part with them.
 //
-// MeanStd returns an error wrapping subset.ErrEmpty when c holds no observation,
+// MeanStd returns an error wrapping container.ErrEmpty when c holds no observation,
 // and one wrapping arraycontainer.ErrLayout when c's observation axis is not the
 // first.
 func MeanStd[E constraints.Float](c container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]]) (Stats[E], error) {
-	const op = "obskit/convert.MeanStd"
+	const op = "convert.MeanStd"
 	obs, dim := layoutOf(c)
 	if dim != 0 {
 		return Stats[E]{}, fmt.Errorf("%s: observation axis %d, want the first (obsdim.First; Array.ObsFirst relays an array): %w", op, dim, arraycontainer.ErrLayout)
 	}
 	n := c.Nobs()
 	if n == 0 {
-		return Stats[E]{}, fmt.Errorf("%s: statistics of no observations: %w", op, subset.ErrEmpty)
+		return Stats[E]{}, fmt.Errorf("%s: statistics of no observations: %w", op, container.ErrEmpty)
 	}
 	L := 1
 	for _, s := range obs {
@@ -127,7 +126,7 @@ func MeanStd[E constraints.Float](c container.Batched[*arraycontainer.Array[E], 
 // and one wrapping arraycontainer.ErrLayout when c's observation axis is not the
 // first.
 func Standardize[E constraints.Float](c container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]], st Stats[E]) (*Arrays[E], error) {
-	const op = "obskit/convert.Standardize"
+	const op = "convert.Standardize"
 	obs, dim := layoutOf(c)
 	if dim != 0 {
 		return nil, fmt.Errorf("%s: observation axis %d, want the first (obsdim.First): %w", op, dim, arraycontainer.ErrLayout)

@@ -58,7 +58,7 @@ func (a *Arrays[E]) obs(i int, r *container.ObsRand) *arraycontainer.Array[E] {
 	obs, _ := a.k.layout()
 	o, err := b.Reshape(obs, obsdim.First)
 	if err != nil {
-		panic("obskit/convert: " + err.Error()) // a batch of one holds one observation's elements
+		panic("convert: " + err.Error()) // a batch of one holds one observation's elements
 	}
 	return o
 }

@@ -56,7 +56,7 @@ func castInto[To, From arraycontainer.Number](dst []To, src []From) int {
 // rangeError returns the error of a value at position i that To cannot hold.
 func rangeError[To, From arraycontainer.Number](op string, v From, i int) error {
 	var t To
-	return fmt.Errorf("obskit/convert.%s: value %v at index %d does not fit %T: %w", op, v, i, t, ErrRange)
+	return fmt.Errorf("convert.%s: value %v at index %d does not fit %T: %w", op, v, i, t, ErrRange)
 }
 
 // isFloat reports whether E is a floating-point type.

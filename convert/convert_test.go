@@ -195,7 +195,7 @@ func TestStandardizeConstantFeature(t *testing.T) {
 
 func TestStatsErrors(t *testing.T) {
 	empty := must(arraycontainer.New([]float32{}, []int{0, 3}, obsdim.First))
-	if _, err := convert.MeanStd(empty); !errors.Is(err, subset.ErrEmpty) {
+	if _, err := convert.MeanStd(empty); !errors.Is(err, container.ErrEmpty) {
 		t.Errorf("MeanStd of no observations: err = %v, want ErrEmpty", err)
 	}
 	last := must(arraycontainer.New([]float32{1, 2, 3, 4, 5, 6}, []int{2, 3}, obsdim.Last))

@@ -68,7 +68,7 @@ func ExampleOneHot() {
 	// [[0 0 1]
 	//  [1 0 0]
 	//  [0 1 0]]
-	// obskit/convert.OneHot: label 3 at index 1 outside [0, 3): value out of range of the target type
+	// convert.OneHot: label 3 at index 1 outside [0, 3): value out of range of the target type
 }
 
 // Cast is the one call of the package with a type argument: nothing else in
@@ -83,7 +83,7 @@ func ExampleCast() {
 	fmt.Println(err)
 	// Output:
 	// [300 7]
-	// obskit/convert.Cast: value 300 at index 2 does not fit int8: value out of range of the target type
+	// convert.Cast: value 300 at index 2 does not fit int8: value out of range of the target type
 }
 
 // ScaleInto converts a batch already in hand, into a buffer the loop keeps.

@@ -43,7 +43,7 @@ func OneHotInto[L constraints.Integer, To arraycontainer.Number](dst *arrayconta
 	clear(out)
 	for j, l := range labels {
 		if l < 0 || uint64(l) >= uint64(classes) {
-			return dst, fmt.Errorf("obskit/convert.OneHotInto: label %d at index %d outside [0, %d): %w", l, j, classes, ErrRange)
+			return dst, fmt.Errorf("convert.OneHotInto: label %d at index %d outside [0, %d): %w", l, j, classes, ErrRange)
 		}
 		out[j*classes+int(l)] = hot
 	}

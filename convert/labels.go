@@ -25,7 +25,7 @@ func OneHot[L constraints.Integer, To arraycontainer.Number](c container.Batched
 	container.CheckArg(classes >= 1, "convert.OneHot", "classes", classes, ">= 1")
 	for i := range c.Nobs() {
 		if l := c.GetObs(i); l < 0 || uint64(l) >= uint64(classes) {
-			return nil, fmt.Errorf("obskit/convert.OneHot: label %d at index %d outside [0, %d): %w", l, i, classes, ErrRange)
+			return nil, fmt.Errorf("convert.OneHot: label %d at index %d outside [0, %d): %w", l, i, classes, ErrRange)
 		}
 	}
 	k := &onehot[L, To]{src: c, n: c.Nobs(), classes: classes, hot: hot}
@@ -60,7 +60,7 @@ func (k *onehot[L, To]) into(dst *arraycontainer.Array[To], idx []int, r *contai
 	clear(out)
 	for j, l := range sc.labels {
 		if l < 0 || uint64(l) >= uint64(k.classes) { // checked when wrapped: c changed
-			panic(fmt.Errorf("obskit/convert.OneHot: label %d outside [0, %d): the container changed after it was wrapped: %w", l, k.classes, ErrRange))
+			panic(fmt.Errorf("convert.OneHot: label %d outside [0, %d): the container changed after it was wrapped: %w", l, k.classes, ErrRange))
 		}
 		out[j*k.classes+int(l)] = k.hot
 	}

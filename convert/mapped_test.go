@@ -16,7 +16,7 @@ import (
 
 // mappedPixels saves rows observations of 4096 uint8 values (a page each) and
 // opens the file memory-mapped.
-func mappedPixels(t *testing.T, rows int) (string, *npy.Mapped[uint8]) {
+func mappedPixels(t *testing.T, rows int) (string, *arraycontainer.Array[uint8]) {
 	t.Helper()
 	data := make([]uint8, rows*4096)
 	for i := range data {
@@ -33,22 +33,19 @@ func mappedPixels(t *testing.T, rows int) (string, *npy.Mapped[uint8]) {
 	return path, m
 }
 
-// TestMappedSourceOutlivesClose checks that a conversion keeps the mapping it
-// reads alive: the Mapped is closed and collected, the conversion still reads
-// the file's values.
-func TestMappedSourceOutlivesClose(t *testing.T) {
+// TestMappedSourceKeepsMapping checks that a conversion keeps the mapping it
+// reads alive: the mapped array itself is dropped and collected, the conversion
+// still reads the file's values.
+func TestMappedSourceKeepsMapping(t *testing.T) {
 	_, m := mappedPixels(t, 8)
-	c := convert.Scale(subset.Range(m.Array, 2, 8), float32(1), 0)
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
+	c := convert.Scale(subset.Range(m, 2, 8), float32(1), 0)
 	m = nil
 	for range 3 {
 		runtime.GC()
 	}
 	b := c.GetObsInto(nil, []int{0, 5})
 	if got := b.At(1, 100); got != 7 {
-		t.Errorf("converted after Close: %v, want 7", got)
+		t.Errorf("converted after the array was dropped: %v, want 7", got)
 	}
 }
 
@@ -57,9 +54,8 @@ func TestMappedSourceOutlivesClose(t *testing.T) {
 // which the process survives.
 func TestMappedSourceTruncated(t *testing.T) {
 	path, m := mappedPixels(t, 16)
-	defer m.Close()
-	c := convert.Scale(m.Array, float32(1), 0)
-	lost := m.Array.Slice(10, 16)
+	c := convert.Scale(m, float32(1), 0)
+	lost := m.Slice(10, 16)
 	if err := os.Truncate(path, 2*4096); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,7 +54,7 @@ type Table[E arraycontainer.Number] struct {
 
 // Load reads the CSV file at path with [Read].
 func Load[E arraycontainer.Number](path string, opts Options) (*Table[E], error) {
-	f, err := os.Open(path)
+	f, err := format.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -35,11 +35,11 @@ var IrisSpecies = []string{"setosa", "versicolor", "virginica"}
 func Iris() *arraycontainer.LabeledTuple[float64, int] {
 	tab, err := csvdata.Read[float64](bytes.NewReader(irisCSV), csvdata.Options{Target: "species"})
 	if err != nil {
-		panic(fmt.Sprintf("obskit/datasets: embedded iris: %v", err)) // the embedded file is tested
+		panic(fmt.Sprintf("datasets: embedded iris: %v", err)) // the embedded file is tested
 	}
 	codes, names := tab.Classes()
 	if fmt.Sprint(names) != fmt.Sprint(IrisSpecies) {
-		panic(fmt.Sprintf("obskit/datasets: embedded iris has species %q", names))
+		panic(fmt.Sprintf("datasets: embedded iris has species %q", names))
 	}
 	return must(tuples.Zip2(tab.X, codes))
 }
@@ -60,7 +60,7 @@ func Digits() *arraycontainer.LabeledTuple[uint8, int] {
 
 func must[T any](v T, err error) T {
 	if err != nil {
-		panic(fmt.Sprintf("obskit/datasets: embedded data: %v", err)) // the embedded files are tested
+		panic(fmt.Sprintf("datasets: embedded data: %v", err)) // the embedded files are tested
 	}
 	return v
 }

@@ -47,16 +47,15 @@ func Example_npy() {
 
 	// Open maps the files: it reads the headers, and pages are read when
 	// first touched. The element type is the one type argument Go cannot infer.
+	// There is nothing to close: the mappings live while the arrays do.
 	x, err := npy.Open[float32](filepath.Join(dir, "x.npy"), obsdim.First)
 	if err != nil {
 		panic(err)
 	}
-	defer x.Close() // the mapped arrays must not be used after Close
 	y, err := npy.Open[int64](filepath.Join(dir, "y.npy"), obsdim.First)
 	if err != nil {
 		panic(err)
 	}
-	defer y.Close()
 	labels, err := y.Scalars() // the label vector as plain values, no copy
 	if err != nil {
 		panic(err)

@@ -34,7 +34,7 @@ import (
 // in parallel. Batches panics with a [*container.ArgError] if size < 1 or an
 // option does not apply. c must not change its Nobs while the loop is in use.
 func Batches[T, B any](c container.Batched[T, B], size int, opts ...Option) iter.Seq[Batch[B]] {
-	l := NewLoader(c, size, opts...)
+	l := newLoader("Batches", c, size, opts)
 	var (
 		mu    sync.Mutex
 		epoch int

@@ -51,7 +51,7 @@ func TestEarlyBreakStopsGoroutines(t *testing.T) {
 				}
 			}
 			goleak.VerifyNone(t, before)
-			for b := range eachobs.RandomBatches(c, 7, eachobs.Forever, rand.New(rand.NewPCG(1, 1)), opts...) {
+			for b := range must(eachobs.RandomBatches(c, 7, eachobs.Forever, rand.New(rand.NewPCG(1, 1)), opts...)) {
 				if b.Pos.Batch == 20 {
 					break
 				}

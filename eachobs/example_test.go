@@ -160,7 +160,12 @@ func ExamplePrefetch() {
 
 func ExampleRandomBatches() {
 	data := container.FromSlice([]string{"a", "b", "c"})
-	for b := range eachobs.RandomBatches(data, 4, 2, rand.New(rand.NewPCG(1, 1))) {
+	batches, err := eachobs.RandomBatches(data, 4, 2, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		fmt.Println(err) // an empty container: container.ErrEmpty
+		return
+	}
+	for b := range batches {
 		fmt.Println(b.Data, b.Indices)
 	}
 	// Output:
@@ -170,7 +175,12 @@ func ExampleRandomBatches() {
 
 func ExampleRandomObs() {
 	data := container.FromSlice([]string{"a", "b", "c"})
-	for i, obs := range eachobs.RandomObs(data, 4, rand.New(rand.NewPCG(1, 1))) {
+	draws, err := eachobs.RandomObs(data, 4, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		fmt.Println(err) // an empty container: container.ErrEmpty
+		return
+	}
+	for i, obs := range draws {
 		fmt.Println(i, obs)
 	}
 	// Output:

@@ -99,3 +99,11 @@ func withTimeout(t *testing.T, d time.Duration, f func()) {
 		t.Fatalf("still running after %v: deadlock", d)
 	}
 }
+
+// must returns v, and fails the program if err is not nil.
+func must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

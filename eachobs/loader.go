@@ -49,8 +49,14 @@ type Loader[B any] struct {
 // [Workers]. It panics with a [*container.ArgError] if size < 1. c must keep its
 // Nobs while the loader is in use.
 func NewLoader[T, B any](c container.Batched[T, B], size int, opts ...Option) *Loader[B] {
-	cfg := newConfig("NewLoader", opts, optShuffle|optTail|optOwned|optPrefetch|optWorkers|optPartition)
-	container.CheckArg(size >= 1, "eachobs.NewLoader", "batch size", size, ">= 1")
+	return newLoader("NewLoader", c, size, opts)
+}
+
+// newLoader is NewLoader for op, the function the caller called, which its
+// panics name.
+func newLoader[T, B any](op string, c container.Batched[T, B], size int, opts []Option) *Loader[B] {
+	cfg := newConfig(op, opts, optShuffle|optTail|optOwned|optPrefetch|optWorkers|optPartition)
+	container.CheckArg(size >= 1, "eachobs."+op, "batch size", size, ">= 1")
 	n := c.Nobs()
 	return &Loader[B]{
 		seed:   cfg.seed,
@@ -92,7 +98,7 @@ func (l *Loader[B]) Epoch(e int) iter.Seq[Batch[B]] {
 // batch at all (no observations, or Drop with a size above their number) yields
 // nothing; the loop ends after epoch Plan().MaxEpoch().
 func (l *Loader[B]) From(pos Position) (iter.Seq[Batch[B]], error) {
-	const op = "obskit/eachobs.Loader.From"
+	const op = "eachobs.Loader.From"
 	switch max := l.plan.MaxEpoch(); {
 	case pos.Seed != l.seed:
 		return nil, fmt.Errorf("%s: %w: seed %d, the loader's is %d", op, ErrPosition, pos.Seed, l.seed)

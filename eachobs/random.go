@@ -15,22 +15,37 @@ import (
 // Forever is the count of an endless random stream: break out of the loop.
 const Forever = -1
 
-// checkSampling panics, naming op, for a nil rng, a count below Forever, or a
-// count of draws from an empty container.
-func checkSampling(op string, n, count int, rng *rand.Rand) {
+// checkSampling panics, naming op, for a nil rng or a count below Forever, and
+// returns an error wrapping container.ErrEmpty for draws from an empty container.
+func checkSampling(op string, n, count int, rng *rand.Rand) error {
 	container.CheckArg(rng != nil, "eachobs."+op, "rng", rng, "a *rand.Rand")
 	container.CheckArg(count >= Forever, "eachobs."+op, "count", count, ">= 0, or Forever for an endless stream")
-	container.CheckArg(n > 0 || count == 0, "eachobs."+op, "count", count, "0 for a container of 0 observations")
+	if n == 0 && count != 0 {
+		what := fmt.Sprintf("%d draws", count)
+		if count == Forever {
+			what = "endless draws"
+		}
+		return fmt.Errorf("eachobs.%s: %s from an empty container: %w", op, what, container.ErrEmpty)
+	}
+	return nil
 }
 
 // RandomObs returns a stream of count observations of c drawn uniformly with
 // replacement from rng (MLDataPattern's RandomObs), each yielded with its index;
 // count [Forever] gives an endless stream. Every pass draws from rng, so rng must
-// not be used elsewhere, nor the stream ranged by two goroutines, while it runs.
-// RandomObs panics with a [*container.ArgError] if rng is nil, count is below
-// Forever, or c is empty and count is not 0.
-func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) iter.Seq2[int, T] {
-	checkSampling("RandomObs", c.Nobs(), count, rng)
+// not be used elsewhere, nor the stream ranged by two goroutines, while it runs:
+//
+//	draws, err := eachobs.RandomObs(c, 1000, rng)
+//	if err != nil { ... }
+//	for i, x := range draws { ... }
+//
+// RandomObs returns an error wrapping container.ErrEmpty when c is empty and
+// count is not 0. It panics with a [*container.ArgError] if rng is nil or count
+// is below Forever.
+func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) (iter.Seq2[int, T], error) {
+	if err := checkSampling("RandomObs", c.Nobs(), count, rng); err != nil {
+		return nil, err
+	}
 	return func(yield func(int, T) bool) {
 		n := c.Nobs()
 		for k := 0; count == Forever || k < count; k++ {
@@ -39,7 +54,7 @@ func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) iter.
 				return
 			}
 		}
-	}
+	}, nil
 }
 
 // RandomBatches returns a stream of count batches of size observations of c drawn
@@ -52,13 +67,16 @@ func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) iter.
 // Each pass takes two numbers from rng when it starts and draws its indices from a
 // generator seeded with them, so rng is touched only by the goroutine that ranges
 // and only at the start: a stream broken off early leaves rng in the same state
-// with or without prefetch. RandomBatches panics with a [*container.ArgError] if
-// size < 1, rng is nil, count is below Forever, c is empty and count is not 0, or
-// an option does not apply.
-func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *rand.Rand, opts ...Option) iter.Seq[Batch[B]] {
+// with or without prefetch. RandomBatches returns an error wrapping
+// container.ErrEmpty when c is empty and count is not 0. It panics with a
+// [*container.ArgError] if size < 1, rng is nil, count is below Forever, or an
+// option does not apply.
+func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *rand.Rand, opts ...Option) (iter.Seq[Batch[B]], error) {
 	cfg := newConfig("RandomBatches", opts, optOwned|optPrefetch|optWorkers)
 	container.CheckArg(size >= 1, "eachobs.RandomBatches", "batch size", size, ">= 1")
-	checkSampling("RandomBatches", c.Nobs(), count, rng)
+	if err := checkSampling("RandomBatches", c.Nobs(), count, rng); err != nil {
+		return nil, err
+	}
 	gather := gatherer(c)
 	var (
 		mu   sync.Mutex // guards rng and pass
@@ -83,7 +101,7 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 			s.seed, s.epoch = seed, epoch
 			s.count = count
 		}, gather, func(s *step[B]) bool { return yield(s.batch()) })
-	}
+	}, nil
 }
 
 // BalancedObs returns a stream of count observations of the labeled container c
@@ -96,17 +114,15 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 //
 //	seq, err := eachobs.BalancedObs(data, 1000, rng)
 //
-// BalancedObs returns an error wrapping subset.ErrEmpty when c is empty and count
-// is not 0. It panics with a [*container.ArgError] if rng is nil or count is below
-// Forever. The stream draws from rng as it goes, so rng must not be used
+// BalancedObs returns an error wrapping container.ErrEmpty when c is empty and
+// count is not 0. It panics with a [*container.ArgError] if rng is nil or count is
+// below Forever. The stream draws from rng as it goes, so rng must not be used
 // elsewhere, nor the stream ranged by two goroutines, while it runs.
 func BalancedObs[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], count int, rng *rand.Rand) (iter.Seq2[int, tuples.Pair[X, L]], error) {
-	container.CheckArg(rng != nil, "eachobs.BalancedObs", "rng", rng, "a *rand.Rand")
-	container.CheckArg(count >= Forever, "eachobs.BalancedObs", "count", count, ">= 0, or Forever for an endless stream")
-	classes := subset.Classes(c)
-	if len(classes) == 0 && count != 0 {
-		return nil, fmt.Errorf("obskit/eachobs.BalancedObs: %d draws from an empty container: %w", count, subset.ErrEmpty)
+	if err := checkSampling("BalancedObs", c.Nobs(), count, rng); err != nil {
+		return nil, err
 	}
+	classes := subset.Classes(c)
 	return func(yield func(int, tuples.Pair[X, L]) bool) {
 		for k := 0; count == Forever || k < count; k++ {
 			g := classes[rng.IntN(len(classes))].Indices

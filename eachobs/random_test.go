@@ -18,7 +18,7 @@ func TestRandomObs(t *testing.T) {
 	c := tens(5)
 	counts := make([]int, 5)
 	k := 0
-	for i, x := range eachobs.RandomObs(c, 5000, rand.New(rand.NewPCG(1, 1))) {
+	for i, x := range must(eachobs.RandomObs(c, 5000, rand.New(rand.NewPCG(1, 1)))) {
 		if x != 10*i {
 			t.Fatalf("RandomObs yielded index %d with %d", i, x)
 		}
@@ -34,7 +34,7 @@ func TestRandomObs(t *testing.T) {
 		}
 	}
 	k = 0
-	for range eachobs.RandomObs(c, eachobs.Forever, rand.New(rand.NewPCG(1, 1))) {
+	for range must(eachobs.RandomObs(c, eachobs.Forever, rand.New(rand.NewPCG(1, 1)))) {
 		if k++; k == 20000 {
 			break
 		}
@@ -49,7 +49,7 @@ func TestRandomBatches(t *testing.T) {
 	var want []rec
 	for _, par := range parallelism {
 		rng := rand.New(rand.NewPCG(3, 3))
-		got := collect(eachobs.RandomBatches(c, 7, 30, rng, parOpts(par.prefetch, par.workers)...))
+		got := collect(must(eachobs.RandomBatches(c, 7, 30, rng, parOpts(par.prefetch, par.workers)...)))
 		checkData(t, "RandomBatches", 50, got)
 		if len(got) != 30 {
 			t.Fatalf("%d batches, want 30", len(got))
@@ -70,7 +70,7 @@ func TestRandomBatches(t *testing.T) {
 		}
 	}
 	// Two passes of one iterator draw different batches.
-	seq := eachobs.RandomBatches(c, 7, 3, rand.New(rand.NewPCG(3, 3)))
+	seq := must(eachobs.RandomBatches(c, 7, 3, rand.New(rand.NewPCG(3, 3))))
 	if cmp.Equal(collect(seq), collect(seq)) {
 		t.Error("two passes of RandomBatches drew the same batches")
 	}
@@ -88,11 +88,11 @@ func TestArgumentPanics(t *testing.T) {
 	}{
 		{"nil rng", "eachobs.RandomObs", "rng", (*rand.Rand)(nil), func() { eachobs.RandomObs(tens(3), 1, nil) }},
 		{"count", "eachobs.RandomObs", "count", -2, func() { eachobs.RandomObs(tens(3), -2, rng) }},
-		{"empty", "eachobs.RandomBatches", "count", 1, func() { eachobs.RandomBatches(tens(0), 2, 1, rng) }},
 		{"size", "eachobs.RandomBatches", "batch size", 0, func() { eachobs.RandomBatches(tens(3), 0, 1, rng) }},
 		{"random option", "eachobs.RandomBatches", "option", "Shuffle", func() { eachobs.RandomBatches(tens(3), 1, 1, rng, eachobs.Shuffle(1)) }},
 		{"random tail", "eachobs.RandomBatches", "option", "Tail", func() { eachobs.RandomBatches(tens(3), 1, 1, rng, eachobs.Tail(index.Drop)) }},
-		{"Batches size", "eachobs.NewLoader", "batch size", -1, func() { eachobs.Batches(tens(3), -1) }},
+		{"Batches size", "eachobs.Batches", "batch size", -1, func() { eachobs.Batches(tens(3), -1) }},
+		{"Batches option", "eachobs.Batches", "option", "nil", func() { eachobs.Batches(tens(3), 1, nil) }},
 		{"loader size", "eachobs.NewLoader", "batch size", 0, func() { eachobs.NewLoader(tens(3), 0) }},
 		{"nil option", "eachobs.NewLoader", "option", "nil", func() { eachobs.NewLoader(tens(3), 1, nil) }},
 		{"Obs tail", "eachobs.Obs", "option", "Tail", func() { eachobs.Obs(tens(3), eachobs.Tail(index.Drop)) }},
@@ -112,8 +112,8 @@ func TestArgumentPanics(t *testing.T) {
 			if err.Op != tc.op || err.Arg != tc.arg || err.Value != tc.value {
 				t.Errorf("panic %+v, want Op %q Arg %q Value %v", err, tc.op, tc.arg, tc.value)
 			}
-			if !strings.HasPrefix(err.Error(), "obskit/"+tc.op+": ") {
-				t.Errorf("message %q does not name obskit/%s", err, tc.op)
+			if !strings.HasPrefix(err.Error(), tc.op+": ") {
+				t.Errorf("message %q does not name %s", err, tc.op)
 			}
 		})
 	}
@@ -166,16 +166,6 @@ func TestBalancedObs(t *testing.T) {
 	if k != 4000 || count["b"] < 1800 || count["b"] > 2200 {
 		t.Errorf("%d draws, %v by class; want 4000 draws, about 2000 of each", k, count)
 	}
-	if _, err := eachobs.BalancedObs(labeled(0), 1, rand.New(rand.NewPCG(2, 2))); !errors.Is(err, subset.ErrEmpty) {
-		t.Errorf("BalancedObs on an empty container: err = %v, want ErrEmpty", err)
-	}
-	seq, err = eachobs.BalancedObs(labeled(0), 0, rand.New(rand.NewPCG(2, 2)))
-	if err != nil {
-		t.Fatalf("no draws from an empty container: %v", err)
-	}
-	for range seq {
-		t.Error("0 draws yielded an observation")
-	}
 	// Through a view: the classes of a shuffled subset are those of its members.
 	view := subset.Range(data, 0, 50)
 	seq, err = eachobs.BalancedObs(view, 100, rand.New(rand.NewPCG(2, 2)))
@@ -186,5 +176,41 @@ func TestBalancedObs(t *testing.T) {
 		if obs != view.GetObs(i) {
 			t.Fatalf("BalancedObs of a view yielded index %d with %+v, want %+v", i, obs, view.GetObs(i))
 		}
+	}
+}
+
+// TestEmptyContainer holds the random streams to the kit's one rule for empty
+// containers: draws from an empty container are an error wrapping
+// container.ErrEmpty, returned when the stream is made (RandomObs and
+// RandomBatches panicked, BalancedObs returned the error); 0 draws are no error
+// and yield nothing; and a loop over an empty container yields nothing.
+func TestEmptyContainer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, count := range []int{1, eachobs.Forever} {
+		errs := map[string]error{}
+		_, errs["RandomObs"] = eachobs.RandomObs(tens(0), count, rng)
+		_, errs["RandomBatches"] = eachobs.RandomBatches(tens(0), 2, count, rng)
+		_, errs["BalancedObs"] = eachobs.BalancedObs(labeled(0), count, rng)
+		for op, err := range errs {
+			if !errors.Is(err, container.ErrEmpty) || !strings.HasPrefix(err.Error(), "eachobs."+op+": ") {
+				t.Errorf("%s of %d draws from an empty container: err = %v, want eachobs.%s: ... wrapping container.ErrEmpty", op, count, err, op)
+			}
+		}
+	}
+	n := 0
+	for range must(eachobs.RandomObs(tens(0), 0, rng)) {
+		n++
+	}
+	for range must(eachobs.RandomBatches(tens(0), 2, 0, rng)) {
+		n++
+	}
+	for range must(eachobs.BalancedObs(labeled(0), 0, rng)) {
+		n++
+	}
+	for range eachobs.Batches(tens(0), 2, eachobs.Shuffle(1)) {
+		n++
+	}
+	if n != 0 {
+		t.Errorf("0 draws and loops over an empty container yielded %d values, want none", n)
 	}
 }

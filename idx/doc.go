@@ -31,12 +31,12 @@
 //
 //	images, err := idx.Open[uint8]("train-images-idx3-ubyte", obsdim.First)
 //	if err != nil { ... }
-//	defer images.Close()
 //	labels, err := idx.Load[uint8]("train-labels-idx1-ubyte.gz", obsdim.First)
 //
-// A mapped array and its views keep the mapping alive, so views stay valid
-// after Close; a file truncated while mapped makes the array's methods panic
-// with an error wrapping [ErrFault] instead of crashing (see [Mapped]).
+// A mapped array is an ordinary array, with nothing to close: it and its views
+// keep the mapping alive, and a file truncated while mapped makes the array's
+// methods panic with an error wrapping [ErrFault] instead of crashing (see
+// [Open]).
 //
 // The arrays are row-major with observations along the axis named with package
 // obsdim: obsdim.First makes each image one observation. A rank-1 label array

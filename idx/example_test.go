@@ -16,7 +16,6 @@ func ExampleOpen() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer images.Close()
 	labelArray, err := idx.Load[uint8]("../datasets/data/digits-labels-idx1-ubyte", obsdim.First)
 	if err != nil {
 		log.Fatal(err)
@@ -30,12 +29,12 @@ func ExampleOpen() {
 		log.Fatal(err)
 	}
 
-	fmt.Println(images.Header)
+	fmt.Println(images.Shape())
 	obs := digits.GetObs(1)
 	fmt.Println("label", obs.Y)
 	fmt.Println(obs.X)
 	// Output:
-	// 0x00000803 uint8 [1797 8 8]
+	// [1797 8 8]
 	// label 1
 	// [[ 0  0  0 12 13  5  0  0]
 	//  [ 0  0  0 11 16  9  0  0]

@@ -88,7 +88,7 @@ func ReadHeader(r io.Reader) (Header, error) {
 // and checks that the compressed size could hold the data the header claims
 // (deflate compresses at most 1032:1). It does not apply [Options.Limit].
 func Stat(path string) (Header, error) {
-	f, err := os.Open(path)
+	f, err := format.Open(path)
 	if err != nil {
 		return Header{}, err
 	}

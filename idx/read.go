@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/fileio"
@@ -31,7 +30,7 @@ func Load[E arraycontainer.Number](path string, dim obsdim.Dim) (*arraycontainer
 // LoadWith is [Load] with options: opts.Limit bounds the decompressed size of a
 // gzip-compressed file (see [Options]).
 func LoadWith[E arraycontainer.Number](path string, dim obsdim.Dim, opts Options) (*arraycontainer.Array[E], error) {
-	f, err := os.Open(path)
+	f, err := format.Open(path)
 	if err != nil {
 		return nil, err
 	}

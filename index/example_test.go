@@ -98,7 +98,7 @@ func ExamplePart_Pos() {
 func ExamplePart_Validate() {
 	p := index.Part{Index: 3, Parts: 3}
 	fmt.Println(p.Validate())
-	// Output: obskit/index.Part: part 3 outside [0, 3): invalid part
+	// Output: index.Part: part 3 outside [0, 3): invalid part
 }
 
 func ExampleChunk() {

@@ -33,11 +33,11 @@ type Part struct {
 func (p Part) Validate() error {
 	switch {
 	case p.Parts < 1:
-		return fmt.Errorf("obskit/index.Part: %d parts, want at least 1: %w", p.Parts, ErrPart)
+		return fmt.Errorf("index.Part: %d parts, want at least 1: %w", p.Parts, ErrPart)
 	case p.Index < 0 || p.Index >= p.Parts:
-		return fmt.Errorf("obskit/index.Part: part %d outside [0, %d): %w", p.Index, p.Parts, ErrPart)
+		return fmt.Errorf("index.Part: part %d outside [0, %d): %w", p.Index, p.Parts, ErrPart)
 	case p.Tail > Pad:
-		return fmt.Errorf("obskit/index.Part: tail %v, want Keep, Drop or Pad: %w", p.Tail, ErrPart)
+		return fmt.Errorf("index.Part: tail %v, want Keep, Drop or Pad: %w", p.Tail, ErrPart)
 	}
 	return nil
 }

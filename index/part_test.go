@@ -163,8 +163,8 @@ func TestPartValidate(t *testing.T) {
 	}
 	for _, tc := range bad {
 		err := tc.p.Validate()
-		if !errors.Is(err, index.ErrPart) || !strings.Contains(fmt.Sprint(err), tc.name) || !strings.HasPrefix(fmt.Sprint(err), "obskit/index.Part: ") {
-			t.Errorf("%+v.Validate() = %v, want an obskit/index.Part error wrapping ErrPart naming %q", tc.p, err, tc.name)
+		if !errors.Is(err, index.ErrPart) || !strings.Contains(fmt.Sprint(err), tc.name) || !strings.HasPrefix(fmt.Sprint(err), "index.Part: ") {
+			t.Errorf("%+v.Validate() = %v, want an index.Part error wrapping ErrPart naming %q", tc.p, err, tc.name)
 		}
 		p := tc.p
 		wantArgPanic(t, fmt.Sprintf("%+v.Len(5)", p), "index.Part.Len", "part", func() { p.Len(5) })

@@ -74,9 +74,6 @@ func BenchmarkOpen(b *testing.B) {
 				if m.Nobs() != size.rows {
 					b.Fatalf("Nobs = %d, want %d", m.Nobs(), size.rows)
 				}
-				if err := m.Close(); err != nil {
-					b.Fatal(err)
-				}
 			}
 		})
 	}
@@ -108,8 +105,7 @@ func BenchmarkFirstEpoch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			epoch(m.Array)
-			m.Close()
+			epoch(m)
 		}
 	})
 }

@@ -3,29 +3,29 @@
 //
 // # Opening a file
 //
-// [Open] memory-maps a file: it reads the header, maps the file, and returns a
-// [Mapped] array whose storage is the file itself. Opening costs the same for a
-// kilobyte and for twenty gigabytes; the operating system reads pages when
-// observations are first touched and keeps them in its page cache, so a data set
-// larger than memory works, and once the pages are cached a batch loop runs as
-// fast as over an array in memory. Close the Mapped array when done:
+// [Open] memory-maps a file: it reads the header, maps the file, and returns an
+// array whose storage is the file itself. Opening costs the same for a kilobyte
+// and for twenty gigabytes; the operating system reads pages when observations
+// are first touched and keeps them in its page cache, so a data set larger than
+// memory works, and once the pages are cached a batch loop runs as fast as over an
+// array in memory:
 //
 //	x, err := npy.Open[float32]("train-x.npy", obsdim.First)
 //	if err != nil { ... }
-//	defer x.Close()
 //	batch = x.GetObsInto(batch, idx)
 //
-// The mapping lives as long as an array that shares it: the Mapped array and
-// every view of it keep it mapped, so a view taken before Close stays valid after
-// it, and the file is unmapped by the garbage collector once none of them is
-// reachable. Close only drops the Mapped's own hold. Batches and observations
-// are copies and never hold the file. The file must not be truncated or
-// rewritten while mapped: reading a page it lost makes the array's methods panic
-// with an error wrapping [ErrFault] that names the file (the program would
-// otherwise die of SIGBUS); see [Mapped].
+// There is nothing to close, as with numpy.memmap: the mapping lives as long as
+// the array or any view of it is reachable, and the garbage collector unmaps the
+// file once none is. An opened array can be returned from a helper, zipped with
+// its labels or kept only as a view. Batches and observations are copies and never
+// hold the file. The file must not be truncated or rewritten while mapped: reading
+// a page it lost makes the array's methods panic with an error wrapping
+// [ErrFault] that names the file (the program would otherwise die of SIGBUS); see
+// [Open].
 //
 // [Load] reads a file into memory, and [Read] reads one array from any
-// io.Reader. All three return an [*arraycontainer.Array] (Mapped embeds one), a
+// io.Reader. All three return an [*arraycontainer.Array], the same Go type, so a
+// mapped file and an array in memory mix in one tuple or provider: a
 // container whose observations lie along the axis the caller names with package
 // obsdim; the file itself has no observation axis.
 //

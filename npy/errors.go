@@ -15,16 +15,20 @@ var (
 	// read: dtypes other than bool, integers and float32/float64 (complex,
 	// float16, strings, objects, structured records), and files that cannot be
 	// memory-mapped as they are (non-native byte order, misaligned data, a 0-d
-	// array as a container).
-	ErrUnsupported = errors.New("unsupported .npy file")
+	// array as a container). It is the kit's one ErrUnsupported, shared by every
+	// file-format package (idx.ErrUnsupported is the same value), and
+	// errors.Is(err, errors.ErrUnsupported) holds too.
+	ErrUnsupported = fileio.ErrUnsupported
 	// ErrType is wrapped by the error of a typed reader asked for an element
 	// type other than the file's, such as Open[float64] on a float32 file. The
-	// message names both.
-	ErrType = errors.New("element type mismatch")
+	// message names both. It is the kit's one ErrType (idx.ErrType is the same
+	// value).
+	ErrType = fileio.ErrType
 	// ErrFault is wrapped by the value a read or write of a memory-mapped array
 	// panics with when the memory faults: the file was truncated after [Open]
-	// (or its storage failed), so the pages the array views no longer exist.
-	ErrFault = errors.New("memory-mapped file fault")
+	// (or its storage failed), so the pages the array views no longer exist. It
+	// is the kit's one ErrFault (idx.ErrFault is the same value).
+	ErrFault = fileio.ErrFault
 )
 
 // format reports errors in this package's words.

@@ -18,7 +18,6 @@ func ExampleOpen() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer x.Close()
 
 	fmt.Println(x.Nobs(), "images of", x.ObsShape())
 	batch := x.GetObsInto(nil, []int{4, 0})
@@ -124,12 +123,15 @@ func ExampleSave() {
 	if err := npy.Save(path, a.Transpose()); err != nil {
 		log.Fatal(err)
 	}
+	h, err := npy.Stat(path)
+	if err != nil {
+		log.Fatal(err)
+	}
 	m, err := npy.Open[int16](path, obsdim.First)
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer m.Close()
-	fmt.Println(m.Header)
+	fmt.Println(h)
 	fmt.Println(m)
 	// Output:
 	// {'descr': '<i2', 'fortran_order': True, 'shape': (3, 2), }

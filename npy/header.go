@@ -94,7 +94,7 @@ func ReadHeader(r io.Reader) (Header, error) {
 // Stat returns the header of the .npy file at path without reading its data. It
 // checks that the file holds exactly the data the header describes.
 func Stat(path string) (Header, error) {
-	f, err := os.Open(path)
+	f, err := format.Open(path)
 	if err != nil {
 		return Header{}, err
 	}

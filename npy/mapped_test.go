@@ -12,9 +12,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/filetest"
 	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
+	"github.com/obskit/obskit/tuples"
 )
 
 // pagesFile saves a [rows, 1024] float32 array (4 KiB, one page, a row) whose
@@ -33,27 +35,30 @@ func pagesFile(t *testing.T, rows int) (string, *arraycontainer.Array[float32]) 
 	return path, a
 }
 
-// TestUseAfterClose checks that each view of a mapped array, taken before Close,
-// still reads the file's values after Close and after garbage collections, with
-// nothing else of the file reachable: the view alone keeps the mapping alive.
-func TestUseAfterClose(t *testing.T) {
+// TestViewKeepsMapping checks that each view of a mapped array still reads the
+// file's values after the array itself is dropped and garbage collections ran,
+// with nothing else of the file reachable: the view alone keeps the mapping
+// alive.
+func TestViewKeepsMapping(t *testing.T) {
 	path, want := pagesFile(t, 16)
 	views := map[string]struct {
-		view func(m *Mapped[float32]) *arraycontainer.Array[float32]
+		view func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32]
 		want *arraycontainer.Array[float32]
 	}{
-		"Slice":     {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Slice(2, 5) }, want.Slice(2, 5)},
-		"Range":     {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Range(1, 10, 20) }, want.Range(1, 10, 20)},
-		"Transpose": {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Transpose() }, want.Transpose()},
-		"SliceInto": {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.SliceInto(nil, 7, 9) }, want.Slice(7, 9)},
-		"WithDim": {func(m *Mapped[float32]) *arraycontainer.Array[float32] {
+		"Slice":     {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.Slice(2, 5) }, want.Slice(2, 5)},
+		"Range":     {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.Range(1, 10, 20) }, want.Range(1, 10, 20)},
+		"Transpose": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.Transpose() }, want.Transpose()},
+		"SliceInto": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.SliceInto(nil, 7, 9) }, want.Slice(7, 9)},
+		"WithDim": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] {
 			v, _ := m.WithDim(obsdim.Last)
 			return v
 		}, must(want.WithDim(obsdim.Last))},
-		"Reshape": {func(m *Mapped[float32]) *arraycontainer.Array[float32] {
+		"Reshape": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] {
 			return must(m.Reshape([]int{-1}, obsdim.First))
 		}, must(want.Reshape([]int{-1}, obsdim.First))},
-		"view of a view": {func(m *Mapped[float32]) *arraycontainer.Array[float32] { return m.Slice(2, 5).Slice(1, 2).Transpose() }, want.Slice(3, 4).Transpose()},
+		"view of a view": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] {
+			return m.Slice(2, 5).Slice(1, 2).Transpose()
+		}, want.Slice(3, 4).Transpose()},
 	}
 	for name, tc := range views {
 		t.Run(name, func(t *testing.T) {
@@ -62,18 +67,15 @@ func TestUseAfterClose(t *testing.T) {
 				t.Fatal(err)
 			}
 			v := tc.view(m)
-			if err := m.Close(); err != nil {
-				t.Fatal(err)
-			}
 			m = nil // only v reaches the mapping now
 			for range 3 {
 				runtime.GC()
 			}
 			if d := cmp.Diff(filetest.Float64s(tc.want), filetest.Float64s(v)); d != "" {
-				t.Errorf("view after Close mismatch (-want +got):\n%s", d)
+				t.Errorf("view of a dropped array mismatch (-want +got):\n%s", d)
 			}
 			if got := v.GetObsInto(nil, []int{0}); !got.Equal(tc.want.GetObsInto(nil, []int{0})) {
-				t.Errorf("GetObsInto of a view after Close = %v", got)
+				t.Errorf("GetObsInto of a view of a dropped array = %v", got)
 			}
 		})
 	}
@@ -109,7 +111,6 @@ func TestTruncatedAfterOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
 	first := m.GetObs(0) // row 0 is read while the file is whole
 	if err := os.Truncate(path, 2*4096); err != nil {
 		t.Fatal(err)
@@ -172,9 +173,8 @@ func collect(want int64, tries int) int64 {
 }
 
 // TestMappingLifetime checks when a file mapping is released: not while an array
-// that shares it is reachable, even after Close; soon after the last one goes,
-// Close or not; and batches, observations, clones and Scalars, which are Go
-// memory, do not hold it.
+// that shares it is reachable; soon after the last one goes; and batches,
+// observations, clones and Scalars, which are Go memory, do not hold it.
 func TestMappingLifetime(t *testing.T) {
 	path, want := pagesFile(t, 8)
 	vec := filepath.Join(t.TempDir(), "vec.npy")
@@ -186,7 +186,7 @@ func TestMappingLifetime(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := collect(0, 200)
-	open := func() *Mapped[float32] {
+	open := func() *arraycontainer.Array[float32] {
 		t.Helper()
 		m, err := Open[float32](path, obsdim.First)
 		if err != nil {
@@ -197,15 +197,13 @@ func TestMappingLifetime(t *testing.T) {
 
 	view := func() *arraycontainer.Array[float32] {
 		m := open()
-		v := m.Slice(1, 3).Transpose()
-		m.Close()
-		return v
+		return m.Slice(1, 3).Transpose()
 	}()
 	if got := collect(base, 10); got != base+1 {
-		t.Errorf("%d mappings live while a view of a closed Mapped is reachable, want %d", got, base+1)
+		t.Errorf("%d mappings live while a view of a dropped array is reachable, want %d", got, base+1)
 	}
 	if !view.Equal(want.Slice(1, 3).Transpose()) {
-		t.Error("the view reads other values after Close and collections")
+		t.Error("the view reads other values after collections")
 	}
 	runtime.KeepAlive(view)
 	view = nil
@@ -215,10 +213,10 @@ func TestMappingLifetime(t *testing.T) {
 
 	func() {
 		m := open()
-		m.GetObs(0) // used, never closed
+		m.GetObs(0)
 	}()
 	if got := collect(base, 200); got != base {
-		t.Errorf("%d mappings live after an unclosed Mapped became unreachable, want %d", got, base)
+		t.Errorf("%d mappings live after a mapped array became unreachable, want %d", got, base)
 	}
 
 	type copies struct {
@@ -227,12 +225,10 @@ func TestMappingLifetime(t *testing.T) {
 	}
 	c := func() copies {
 		m := open()
-		defer m.Close()
 		v, err := Open[int32](vec, obsdim.First)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer v.Close()
 		s, err := v.Scalars()
 		if err != nil {
 			t.Fatal(err)
@@ -241,7 +237,6 @@ func TestMappingLifetime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer tiny.Close()
 		buf := tiny.Slice(0, 1)              // a view of another mapping, too small for the batch:
 		buf = m.GetObsInto(buf, []int{7, 2}) // the batch gets Go memory and lets the mapping go
 		return copies{buf, m.GetObs(3), m.Slice(4, 6).Clone(), m.Transpose().ObsFirst(), s}
@@ -259,5 +254,32 @@ func TestMappingLifetime(t *testing.T) {
 		if !cmp {
 			t.Errorf("%s copy changed after the mapping was released", name)
 		}
+	}
+}
+
+// TestOpenInHelper is issue 14's crash: a helper that opens a file and returns
+// the data (here zipped with its labels) used to defer the Mapped's Close, which
+// set the embedded array to nil, and the first use crashed on a nil pointer. Open
+// now returns the array itself, and the mapping lives while it is reachable.
+func TestOpenInHelper(t *testing.T) {
+	path, want := pagesFile(t, 8)
+	load := func() *tuples.Tuple2[*arraycontainer.Array[float32], container.Slice[int], *arraycontainer.Array[float32], *arraycontainer.Array[float32], int, []int] {
+		x, err := Open[float32](path, obsdim.First)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xy, err := tuples.Zip2(x, container.Slice[int]{0, 1, 2, 3, 4, 5, 6, 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return xy
+	}
+	xy := load()
+	for range 3 {
+		runtime.GC()
+	}
+	b := xy.GetObsInto(tuples.Pair[*arraycontainer.Array[float32], []int]{}, []int{6, 1})
+	if !b.X.Equal(want.GetObsInto(nil, []int{6, 1})) || !slices.Equal(b.Y, []int{6, 1}) {
+		t.Errorf("batch of the returned tuple = %v, %v; want rows 6 and 1 of the file", b.X.Shape(), b.Y)
 	}
 }

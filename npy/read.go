@@ -2,7 +2,6 @@ package npy
 
 import (
 	"io"
-	"os"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/fileio"
@@ -20,7 +19,7 @@ import (
 // run time), [arraycontainer.ErrShape] for more axes than an array may have, and
 // [obsdim.ErrAxis] when dim names no axis of the array. A bool file reads as uint8.
 func Load[E arraycontainer.Number](path string, dim obsdim.Dim) (*arraycontainer.Array[E], error) {
-	f, err := os.Open(path)
+	f, err := format.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/idx"
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/internal/filetest"
 	"github.com/obskit/obskit/obsdim"
@@ -21,7 +22,7 @@ import (
 // reader is one way to get an array out of a file.
 type reader struct {
 	name string
-	read func(path string) (values []float64, shape []int, closeFn func() error, err error)
+	read func(path string) (values []float64, shape []int, err error)
 }
 
 // readers returns Load, Read and Open instantiated with the Go type of goType.
@@ -50,37 +51,36 @@ func readersOf[E arraycontainer.Number](t *testing.T) []reader {
 			containertest.Run(t, a, filetest.ArrayConfig[E]())
 		}
 	}
-	noClose := func() error { return nil }
 	return []reader{
-		{"Load", func(path string) ([]float64, []int, func() error, error) {
+		{"Load", func(path string) ([]float64, []int, error) {
 			a, err := Load[E](path, obsdim.First)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			check(t, a)
-			return filetest.Float64s(a), a.Shape(), noClose, nil
+			return filetest.Float64s(a), a.Shape(), nil
 		}},
-		{"Read", func(path string) ([]float64, []int, func() error, error) {
+		{"Read", func(path string) ([]float64, []int, error) {
 			b, err := os.ReadFile(path)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			a, err := Read[E](bytes.NewReader(b), obsdim.First)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			check(t, a)
-			return filetest.Float64s(a), a.Shape(), noClose, nil
+			return filetest.Float64s(a), a.Shape(), nil
 		}},
-		{"Open", func(path string) ([]float64, []int, func() error, error) {
+		{"Open", func(path string) ([]float64, []int, error) {
 			m, err := Open[E](path, obsdim.First)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			if m.Rank() > 0 {
 				containertest.Run(t, m, filetest.ArrayConfig[E]())
 			}
-			return filetest.Float64s(m.Array), m.Shape(), m.Close, nil
+			return filetest.Float64s(m), m.Shape(), nil
 		}},
 	}
 }
@@ -93,7 +93,7 @@ func TestReadNumPyFiles(t *testing.T) {
 		}
 		for _, r := range readers(t, h.Dtype.GoType()) {
 			t.Run(name+"/"+r.name, func(t *testing.T) {
-				got, shape, closeFn, err := r.read(filepath.Join("testdata", name))
+				got, shape, err := r.read(filepath.Join("testdata", name))
 				if r.name == "Open" && h.Dtype.BigEndian {
 					if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "use Load") {
 						t.Fatalf("Open(big-endian) error = %v, want ErrUnsupported pointing to Load", err)
@@ -103,11 +103,6 @@ func TestReadNumPyFiles(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer func() {
-					if err := closeFn(); err != nil {
-						t.Error(err)
-					}
-				}()
 				if d := cmp.Diff(e.floats, got, cmpopts.EquateEmpty()); d != "" {
 					t.Errorf("values mismatch (-want +got):\n%s", d)
 				}
@@ -131,8 +126,7 @@ func TestFortranIsStrided(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			t.Cleanup(func() { m.Close() })
-			return m.Array, nil
+			return m, nil
 		},
 	} {
 		a, err := open()
@@ -285,7 +279,6 @@ func TestMappedGatherAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
 	idx := []int{4, 1, 1, 0}
 	buf := m.GetObsInto(nil, idx)
 	if a := testing.AllocsPerRun(100, func() { buf = m.GetObsInto(buf, idx) }); a != 0 {
@@ -307,5 +300,22 @@ func unsupportedFiles() map[string][]byte {
 		"unicode_truncated.npy": unicode[:len(unicode)-1],
 		"bytes.npy":             file("|S5", 2, 5),
 		"datetime.npy":          file("<M8[ns]", 4, 8),
+	}
+}
+
+// TestSharedSentinels: the file-format packages share ErrType, ErrUnsupported
+// and ErrFault, so one errors.Is covers them all, and ErrUnsupported is also
+// errors.ErrUnsupported.
+func TestSharedSentinels(t *testing.T) {
+	_, err := idx.Load[float32]("../datasets/data/digits-labels-idx1-ubyte", obsdim.First)
+	if !errors.Is(err, ErrType) {
+		t.Errorf("idx.Load of a uint8 file as float32 = %v, want an error wrapping npy.ErrType", err)
+	}
+	_, err = Open[float32]("testdata/f32_bigendian.npy", obsdim.First)
+	if !errors.Is(err, idx.ErrUnsupported) || !errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("Open of a big-endian file = %v, want an error wrapping idx.ErrUnsupported and errors.ErrUnsupported", err)
+	}
+	if ErrFault != idx.ErrFault {
+		t.Error("npy.ErrFault and idx.ErrFault differ")
 	}
 }

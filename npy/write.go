@@ -117,7 +117,7 @@ func Write[E arraycontainer.Number](w io.Writer, a *arraycontainer.Array[E]) (er
 func Save[E arraycontainer.Number](path string, a *arraycontainer.Array[E]) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("npy: %w", err)
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	err = Write(bw, a)

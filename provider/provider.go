@@ -102,11 +102,11 @@ func build[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[
 	var labels container.Batched[[]*arraycontainer.Array[L], []*arraycontainer.Array[L]] = noLabels[L](data.Nobs())
 	if label != nil {
 		if label.Nobs() != data.Nobs() {
-			return nil, fmt.Errorf("obskit/%s: %w: data sources hold %d, label sources %d", op, tuples.ErrNobsMismatch, data.Nobs(), label.Nobs())
+			return nil, fmt.Errorf("%s: %w: data sources hold %d, label sources %d", op, tuples.ErrNobsMismatch, data.Nobs(), label.Nobs())
 		}
 		for _, name := range label.Names() {
 			if data.Index(name) >= 0 {
-				return nil, fmt.Errorf("obskit/%s: %w: %q names a data and a label source", op, tuples.ErrName, name)
+				return nil, fmt.Errorf("%s: %w: %q names a data and a label source", op, tuples.ErrName, name)
 			}
 		}
 		if err := addSources(&p.sources, label, size); err != nil {
@@ -116,7 +116,7 @@ func build[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[
 	}
 	zipped, err := tuples.Zip2(data, labels)
 	if err != nil {
-		return nil, fmt.Errorf("obskit/%s: %w", op, err)
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	if cfg.padding {
 		if err := p.padValues(&cfg); err != nil {
@@ -149,7 +149,7 @@ func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Ar
 			b := m.GetObsInto(nil, []int{0})
 			shape, dim = b.Shape(), b.Dim()
 		default:
-			return fmt.Errorf("obskit/provider.New: source %q: %w: it is not an array and holds no observation to gather", name, ErrSource)
+			return fmt.Errorf("provider.New: source %q: %w: it is not an array and holds no observation to gather", name, ErrSource)
 		}
 		shape[dim] = size
 		*dst = append(*dst, Source{Name: name, Shape: shape})
@@ -161,7 +161,7 @@ func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Ar
 func (p *Provider[D, L]) padValues(cfg *config) error {
 	for _, name := range cfg.padNames {
 		if !slices.ContainsFunc(p.sources, func(s Source) bool { return s.Name == name }) {
-			return fmt.Errorf("obskit/provider.New: %w: PadSource(%q) names no source", ErrPad, name)
+			return fmt.Errorf("provider.New: %w: PadSource(%q) names no source", ErrPad, name)
 		}
 	}
 	var err error
@@ -182,7 +182,7 @@ func fills[E arraycontainer.Number](sources []Source, cfg *config) ([]E, error) 
 		}
 		e, ok := fitPad[E](v)
 		if !ok {
-			return nil, fmt.Errorf("obskit/provider.New: %w: %v does not fit source %q of element type %T", ErrPad, v, s.Name, e)
+			return nil, fmt.Errorf("provider.New: %w: %v does not fit source %q of element type %T", ErrPad, v, s.Name, e)
 		}
 		out[k] = e
 	}

@@ -640,7 +640,7 @@ func TestPanics(t *testing.T) {
 	// The message names the sources there are.
 	func() {
 		defer func() {
-			if msg := fmt.Sprint(recover()); !strings.Contains(msg, `obskit/provider.Provider.Data: source y, want one of ["a" "b"]`) {
+			if msg := fmt.Sprint(recover()); !strings.Contains(msg, `provider.Provider.Data: source y, want one of ["a" "b"]`) {
 				t.Errorf("panic %q does not name the data sources", msg)
 			}
 		}()

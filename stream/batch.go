@@ -92,7 +92,7 @@ func batches[T any](r Reader[T], next func() (int, bool), tail index.Tail, yield
 }
 
 func badSize(request, size int) error {
-	return fmt.Errorf("obskit/stream.BatchSizes: request %d asks for %d values: %w", request, size, ErrBatchSize)
+	return fmt.Errorf("stream.BatchSizes: request %d asks for %d values: %w", request, size, ErrBatchSize)
 }
 
 // Unbatch returns a [Reader] of the values of each batch of r, in order: Fuel's

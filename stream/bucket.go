@@ -62,7 +62,7 @@ func Bucket[T any](r Reader[T], length func(T) int, boundaries, sizes []int, tai
 			}
 			l := length(v)
 			if l < 0 {
-				yield(nil, fmt.Errorf("obskit/%s: length %d for value %d of the stream: %w", op, l, n, ErrLength))
+				yield(nil, fmt.Errorf("%s: length %d for value %d of the stream: %w", op, l, n, ErrLength))
 				return
 			}
 			n++

@@ -142,7 +142,7 @@ func ExampleZip() {
 	// Output:
 	// img0 7
 	// img1 3
-	// error: obskit/stream.Zip: reader 1 ended after 2 values, reader 0 has more: readers have different lengths
+	// error: stream.Zip: reader 1 ended after 2 values, reader 0 has more: readers have different lengths
 }
 
 func ExampleZipN() {
@@ -247,7 +247,7 @@ func ExampleParallelMap_panic() {
 	}
 	// Output:
 	// 10
-	// obskit/stream.ParallelMap: panic in a background goroutine at step 1: runtime error: integer divide by zero
+	// stream.ParallelMap: panic in a background goroutine at step 1: runtime error: integer divide by zero
 }
 
 // Unordered releases the order: results come as workers finish them. The

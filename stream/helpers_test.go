@@ -74,7 +74,7 @@ func collect[T any](t *testing.T, r stream.Reader[T]) ([]T, error) {
 }
 
 // wantPanic calls f and checks it panics with a *container.ArgError of op for
-// arg, whose message starts with obskit/ and contains want.
+// arg, whose message starts with op and contains want.
 func wantPanic(t *testing.T, op, arg, want string, f func()) {
 	t.Helper()
 	defer func() {
@@ -85,7 +85,7 @@ func wantPanic(t *testing.T, op, arg, want string, f func()) {
 			t.Errorf("panic %v (%T), want a *container.ArgError", r, r)
 			return
 		}
-		if ae.Op != op || ae.Arg != arg || !strings.HasPrefix(ae.Error(), "obskit/"+op+": ") || !strings.Contains(ae.Error(), want) {
+		if ae.Op != op || ae.Arg != arg || !strings.HasPrefix(ae.Error(), op+": ") || !strings.Contains(ae.Error(), want) {
 			t.Errorf("panic %q (Op %q, Arg %q), want Op %q, Arg %q and a message containing %q", ae, ae.Op, ae.Arg, op, arg, want)
 		}
 	}()

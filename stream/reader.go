@@ -93,7 +93,7 @@ func Lines(open func() (io.ReadCloser, error)) Reader[string] {
 	return func(yield func(string, error) bool) {
 		rc, err := open()
 		if err != nil {
-			yield("", fmt.Errorf("obskit/stream.Lines: open: %w", err))
+			yield("", fmt.Errorf("stream.Lines: open: %w", err))
 			return
 		}
 		closed := false
@@ -111,12 +111,12 @@ func Lines(open func() (io.ReadCloser, error)) Reader[string] {
 			}
 		}
 		if err := sc.Err(); err != nil {
-			yield("", fmt.Errorf("obskit/stream.Lines: after line %d: %w", line, err))
+			yield("", fmt.Errorf("stream.Lines: after line %d: %w", line, err))
 			return
 		}
 		closed = true
 		if err := rc.Close(); err != nil {
-			yield("", fmt.Errorf("obskit/stream.Lines: close: %w", err))
+			yield("", fmt.Errorf("stream.Lines: close: %w", err))
 		}
 	}
 }

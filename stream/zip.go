@@ -106,7 +106,7 @@ func ZipN[T any](align Align, rs ...Reader[T]) Reader[[]T] {
 			}
 			if ended >= 0 {
 				if going >= 0 && align == Strict {
-					yield(nil, fmt.Errorf("obskit/stream.ZipN: reader %d ended after %d values, reader %d has more: %w", ended, n, going, ErrNotAligned))
+					yield(nil, fmt.Errorf("stream.ZipN: reader %d ended after %d values, reader %d has more: %w", ended, n, going, ErrNotAligned))
 				}
 				return
 			}
@@ -122,7 +122,7 @@ func notAligned(op string, n int, okA, okB bool) error {
 	if okA && !okB {
 		ended, going = 1, 0
 	}
-	return fmt.Errorf("obskit/%s: reader %d ended after %d values, reader %d has more: %w", op, ended, n, going, ErrNotAligned)
+	return fmt.Errorf("%s: reader %d ended after %d values, reader %d has more: %w", op, ended, n, going, ErrNotAligned)
 }
 
 func mustAlign(op string, a Align) {

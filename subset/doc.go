@@ -54,7 +54,7 @@
 // 0.15 gives three parts, the last taking the rounding remainder. Fractions outside
 // [0, 1] and fractions summing to more than 1 are errors ([ErrFraction]). A part
 // that would be empty although its fraction is above 0 (10 observations at 0.95
-// leave no rest) is an error ([ErrEmpty]); a fraction of exactly 0 asks for an
+// leave no rest) is an error ([container.ErrEmpty]); a fraction of exactly 0 asks for an
 // empty part.
 // scikit-learn's train_test_split rounds differently (floor(train_size*n) for a
 // train fraction, ceil(test_size*n) for a test fraction); [SplitCounts] reproduces
@@ -83,7 +83,7 @@
 // For labels in a slice alone, zip them with [Iota](n) and read the indices with
 // [View.Indices]. Classes are numbered in order of first appearance.
 // StratifiedSplit refuses, with an error naming the largest class and its size
-// ([ErrEmpty]), a split whose classes are too small to put anything in a part
+// ([container.ErrEmpty]), a split whose classes are too small to put anything in a part
 // (scikit-learn refuses these too).
 //
 // # Folds

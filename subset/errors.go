@@ -2,8 +2,9 @@ package subset
 
 import "errors"
 
-// Errors returned by the package. Each returned error wraps exactly one of them
-// (test with [errors.Is]) and its message names the function and the offending value.
+// Errors returned by the package. Each returned error wraps exactly one of them,
+// or container.ErrEmpty (a part that would hold no observation, a draw from an
+// empty container), and its message names the function and the offending value.
 var (
 	// ErrFraction: a fraction is outside [0, 1] or not a number, fractions sum to
 	// more than 1, or a resampling fraction is negative or not finite.
@@ -16,8 +17,4 @@ var (
 	ErrFolds = errors.New("folds out of range")
 	// ErrClassSize: a class has too few members for a stratified k-fold.
 	ErrClassSize = errors.New("class too small")
-	// ErrEmpty: a result that must hold observations would hold none: a part of
-	// a split whose fraction is above 0, or a sample drawn from an empty
-	// container.
-	ErrEmpty = errors.New("no observations")
 )

@@ -75,8 +75,8 @@ func ExampleSplit() {
 	// [0 1 2 3 4] [5 6 7] [8 9]
 	// 3 7 2 1
 	// 8 2 [5 7]
-	// obskit/subset.Split: fractions [0.7 0.5] sum to 1.2, more than 1: fraction out of range
-	// obskit/subset.Split: part 1 (fraction 0.050000000000000044) of 10 observations would be empty: no observations
+	// subset.Split: fractions [0.7 0.5] sum to 1.2, more than 1: fraction out of range
+	// subset.Split: part 1 (fraction 0.050000000000000044) of 10 observations would be empty: no observations
 }
 
 func ExampleSplitCounts() {
@@ -105,7 +105,7 @@ func ExampleKFolds() {
 	// [4 5 6 7 8 9] [0 1 2 3]
 	// [0 1 2 3 7 8 9] [4 5 6]
 	// [0 1 2 3 4 5 6] [7 8 9]
-	// obskit/subset.KFolds: k = 11 folds outside [2, 10] for 10 observations: folds out of range
+	// subset.KFolds: k = 11 folds outside [2, 10] for 10 observations: folds out of range
 }
 
 func ExampleLeaveOut() {
@@ -145,7 +145,7 @@ func ExampleStratifiedSplit() {
 	// Output:
 	// [0 1 4 5 6] [a a b b b]
 	// [2 3 7 8 9] [a a b b b]
-	// obskit/subset.StratifiedSplit: part 1 (fraction 0.2) would be empty: no class is large enough to put a member in it; the largest, class a, has 1: no observations
+	// subset.StratifiedSplit: part 1 (fraction 0.2) would be empty: no class is large enough to put a member in it; the largest, class a, has 1: no observations
 }
 
 func ExampleStratifiedKFolds() {
@@ -166,7 +166,7 @@ func ExampleStratifiedKFolds() {
 	// Output:
 	// [a a b a b] [0 1 2 3 4] [5 6 7 8]
 	// [a b b a] [5 6 7 8] [0 1 2 3 4]
-	// obskit/subset.StratifiedKFolds: class b has 4 members, fewer than k = 5 folds: class too small
+	// subset.StratifiedKFolds: class b has 4 members, fewer than k = 5 folds: class too small
 }
 
 func ExampleClasses() {
@@ -257,7 +257,7 @@ func ExampleRandObs() {
 	fmt.Println(err)
 	// Output:
 	// 6 [2 3 1 1 0 3]
-	// obskit/subset.RandObs: 1 observations from an empty container: no observations
+	// subset.RandObs: 1 observations from an empty container: no observations
 }
 
 func ExampleBootstrap() {

@@ -71,7 +71,7 @@ func KFolds[T, B any](c container.Batched[T, B], rng *rand.Rand, k int) (*Folds[
 func LeaveOut[T, B any](c container.Batched[T, B], rng *rand.Rand, p int) (*Folds[T, B], error) {
 	n := c.Nobs()
 	if p < 1 || p > n/2 {
-		return nil, fmt.Errorf("obskit/subset.LeaveOut: p = %d outside [1, %d] for %d observations: %w", p, n/2, n, ErrFolds)
+		return nil, fmt.Errorf("subset.LeaveOut: p = %d outside [1, %d] for %d observations: %w", p, n/2, n, ErrFolds)
 	}
 	return KFolds(c, rng, n/p)
 }
@@ -95,7 +95,7 @@ func boundsFolds[T, B any](v *View[T, B], bounds []int) *Folds[T, B] {
 
 func checkK(op string, k, n int) error {
 	if k < 2 || k > n {
-		return fmt.Errorf("obskit/%s: k = %d folds outside [2, %d] for %d observations: %w", op, k, n, n, ErrFolds)
+		return fmt.Errorf("%s: k = %d folds outside [2, %d] for %d observations: %w", op, k, n, n, ErrFolds)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/subset"
 )
@@ -31,7 +32,7 @@ func FuzzSplitFolds(f *testing.F) {
 			if !errors.Is(err, subset.ErrFraction) {
 				t.Fatalf("Split(%d, %v, %v): error %v, want ErrFraction", n, a, b, err)
 			}
-		case err != nil && !errors.Is(err, subset.ErrEmpty):
+		case err != nil && !errors.Is(err, container.ErrEmpty):
 			t.Fatalf("Split(%d, %v, %v): %v", n, a, b, err)
 		case (err != nil) != leavesEmpty(n, a, b):
 			// ErrEmpty exactly when the rule leaves a part of nonzero fraction empty.

@@ -33,7 +33,7 @@ import (
 func Oversample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, L], B], rng *rand.Rand, fraction float64) (*View[tuples.Pair[X, L], B], error) {
 	const op = "subset.Oversample"
 	if !(fraction >= 0 && fraction <= math.MaxFloat64) {
-		return nil, fmt.Errorf("obskit/%s: fraction %v is negative or not finite: %w", op, fraction, ErrFraction)
+		return nil, fmt.Errorf("%s: fraction %v is negative or not finite: %w", op, fraction, ErrFraction)
 	}
 	v := source(c, rng)
 	cl := classify(tuples.Labels(v))
@@ -43,7 +43,7 @@ func Oversample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X, 
 	}
 	w := math.RoundToEven(fraction * float64(largest))
 	if w > 1<<48 {
-		return nil, fmt.Errorf("obskit/%s: fraction %v asks for %v observations per class: %w", op, fraction, w, ErrFraction)
+		return nil, fmt.Errorf("%s: fraction %v asks for %v observations per class: %w", op, fraction, w, ErrFraction)
 	}
 	want := int(w)
 	extra := 0
@@ -107,13 +107,13 @@ func Undersample[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X,
 // RandObs returns a view of n observations of c drawn uniformly at random with
 // replacement (MLUtils.randobs; the same index may appear several times). It
 // panics with a [*container.ArgError] if n < 0 or rng is nil, and returns an error
-// wrapping [ErrEmpty] when n > 0 and c is empty.
+// wrapping [container.ErrEmpty] when n > 0 and c is empty.
 func RandObs[T, B any](c container.Batched[T, B], rng *rand.Rand, n int) (*View[T, B], error) {
 	checkRand("subset.RandObs", rng)
 	container.CheckArg(n >= 0, "subset.RandObs", "count", n, ">= 0")
 	v := viewOf(c)
 	if n > 0 && v.n == 0 {
-		return nil, fmt.Errorf("obskit/subset.RandObs: %d observations from an empty container: %w", n, ErrEmpty)
+		return nil, fmt.Errorf("subset.RandObs: %d observations from an empty container: %w", n, container.ErrEmpty)
 	}
 	pos := make([]int, n)
 	for j := range pos {

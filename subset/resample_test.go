@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )
@@ -227,7 +228,7 @@ func TestRandObs(t *testing.T) {
 		t.Errorf("RandObs(empty, 0) = %v, %v; want an empty view", e, err)
 	}
 	_, err = subset.RandObs(floats(0), rand.New(rand.NewPCG(1, 1)), 3)
-	wantErr(t, "RandObs(empty, 3)", err, subset.ErrEmpty, 3)
+	wantErr(t, "RandObs(empty, 3)", err, container.ErrEmpty, 3)
 	wantArgPanic(t, "RandObs(-1)", "subset.RandObs", "count", func() { subset.RandObs(src, rand.New(rand.NewPCG(1, 1)), -1) })
 	wantArgPanic(t, "RandObs(nil rng)", "subset.RandObs", "rng", func() { subset.RandObs(src, nil, 1) })
 }

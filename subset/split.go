@@ -26,7 +26,7 @@ const sumSlack = 1e-9
 // one they share the single permutation.
 //
 // Split returns an error wrapping [ErrFraction] when a fraction is outside [0, 1]
-// or the fractions sum to more than 1, and one wrapping [ErrEmpty] when rounding
+// or the fractions sum to more than 1, and one wrapping [container.ErrEmpty] when rounding
 // would leave a part empty although its fraction (or the rest, 1 minus the sum)
 // is above 0: 10 observations at 0.95 would leave no test part. A fraction of
 // exactly 0 asks for an empty part and gets one.
@@ -41,7 +41,7 @@ func Split[T, B any](c container.Batched[T, B], rng *rand.Rand, fractions ...flo
 	n := c.Nobs()
 	sizes := partSizes(n, fractions, len(nominal))
 	if k := emptyPart(nominal, sizes); k >= 0 {
-		return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) of %d observations would be empty: %w", op, k, nominal[k], n, ErrEmpty)
+		return nil, fmt.Errorf("%s: part %d (fraction %v) of %d observations would be empty: %w", op, k, nominal[k], n, container.ErrEmpty)
 	}
 	return cut(source(c, rng), sizes), nil
 }
@@ -57,10 +57,10 @@ func SplitCounts[T, B any](c container.Batched[T, B], rng *rand.Rand, counts ...
 	rest := n
 	for k, m := range counts {
 		if m < 0 {
-			return nil, fmt.Errorf("obskit/subset.SplitCounts: count %d (number %d) is negative: %w", m, k, ErrCount)
+			return nil, fmt.Errorf("subset.SplitCounts: count %d (number %d) is negative: %w", m, k, ErrCount)
 		}
 		if m > rest {
-			return nil, fmt.Errorf("obskit/subset.SplitCounts: counts %v sum to more than the %d observations: %w", counts, n, ErrCount)
+			return nil, fmt.Errorf("subset.SplitCounts: counts %v sum to more than the %d observations: %w", counts, n, ErrCount)
 		}
 		sizes = append(sizes, m)
 		rest -= m
@@ -77,17 +77,17 @@ func SplitCounts[T, B any](c container.Batched[T, B], rng *rand.Rand, counts ...
 // fraction outside [0, 1] (NaN included) or a sum above 1.
 func partFractions(op string, fractions []float64) ([]float64, error) {
 	if len(fractions) == 0 {
-		return nil, fmt.Errorf("obskit/%s: no fractions: %w", op, ErrFraction)
+		return nil, fmt.Errorf("%s: no fractions: %w", op, ErrFraction)
 	}
 	sum := 0.0
 	for k, a := range fractions {
 		if !(a >= 0 && a <= 1) {
-			return nil, fmt.Errorf("obskit/%s: fraction %v (number %d) outside [0, 1]: %w", op, a, k, ErrFraction)
+			return nil, fmt.Errorf("%s: fraction %v (number %d) outside [0, 1]: %w", op, a, k, ErrFraction)
 		}
 		sum += a
 	}
 	if sum > 1+sumSlack {
-		return nil, fmt.Errorf("obskit/%s: fractions %v sum to %v, more than 1: %w", op, fractions, sum, ErrFraction)
+		return nil, fmt.Errorf("%s: fractions %v sum to %v, more than 1: %w", op, fractions, sum, ErrFraction)
 	}
 	nominal := append(make([]float64, 0, len(fractions)+1), fractions...)
 	if sum < 1-sumSlack {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/subset"
 )
 
@@ -208,9 +209,9 @@ func TestSplitEmptyPart(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := subset.Split(subset.Iota(tc.n), nil, tc.fractions...)
-		wantErr(t, fmt.Sprintf("Split(%d, %v)", tc.n, tc.fractions), err, subset.ErrEmpty, append(tc.names, "subset.Split", "would be empty")...)
+		wantErr(t, fmt.Sprintf("Split(%d, %v)", tc.n, tc.fractions), err, container.ErrEmpty, append(tc.names, "subset.Split", "would be empty")...)
 		_, err = subset.Split(subset.Iota(tc.n), rand.New(rand.NewPCG(1, 1)), tc.fractions...)
-		wantErr(t, fmt.Sprintf("shuffled Split(%d, %v)", tc.n, tc.fractions), err, subset.ErrEmpty)
+		wantErr(t, fmt.Sprintf("shuffled Split(%d, %v)", tc.n, tc.fractions), err, container.ErrEmpty)
 	}
 	// 10 observations at 0.94 leave one for the rest.
 	if sizes, err := splitSizes(10, 0.94); err != nil || !cmp.Equal(sizes, []int{9, 1}) {
@@ -322,7 +323,7 @@ func TestSplitProperty(t *testing.T) {
 		parts, err := subset.Split(floats(n), shuffle, fr...)
 		if wantEmpty {
 			empties++
-			wantErr(t, fmt.Sprintf("Split(%d, %v), sizes %v", n, fr, want), err, subset.ErrEmpty)
+			wantErr(t, fmt.Sprintf("Split(%d, %v), sizes %v", n, fr, want), err, container.ErrEmpty)
 			continue
 		}
 		if err != nil {

@@ -27,7 +27,7 @@ import (
 //	parts, err := subset.StratifiedSplit(data, rng, 0.8) // data: features and labels
 //
 // StratifiedSplit returns an error wrapping [ErrFraction] for fractions that
-// [Split] rejects, and one wrapping [ErrEmpty] that names the largest class and
+// [Split] rejects, and one wrapping [container.ErrEmpty] that names the largest class and
 // its size when the classes are too small to put anything in a part whose
 // fraction is above 0 (scikit-learn refuses these splits too). A class smaller
 // than the number of parts is absent from some parts; the parts are not empty.
@@ -47,7 +47,7 @@ func StratifiedSplit[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pai
 	order, sizes := assign(cl.ids, quota, nparts)
 	if k := emptyPart(nominal, sizes); k >= 0 {
 		if len(cl.counts) == 0 {
-			return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) of 0 observations would be empty: %w", op, k, nominal[k], ErrEmpty)
+			return nil, fmt.Errorf("%s: part %d (fraction %v) of 0 observations would be empty: %w", op, k, nominal[k], container.ErrEmpty)
 		}
 		big := 0
 		for c, m := range cl.counts {
@@ -55,8 +55,8 @@ func StratifiedSplit[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pai
 				big = c
 			}
 		}
-		return nil, fmt.Errorf("obskit/%s: part %d (fraction %v) would be empty: no class is large enough to put a member in it; the largest, class %v, has %d: %w",
-			op, k, nominal[k], cl.labels[big], cl.counts[big], ErrEmpty)
+		return nil, fmt.Errorf("%s: part %d (fraction %v) would be empty: no class is large enough to put a member in it; the largest, class %v, has %d: %w",
+			op, k, nominal[k], cl.labels[big], cl.counts[big], container.ErrEmpty)
 	}
 	return cut(v.positions(order), sizes), nil
 }
@@ -101,7 +101,7 @@ func StratifiedKFolds[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pa
 	v := source(c, rng)
 	cl := classify(tuples.Labels(v))
 	if s := cl.smallest(); cl.counts[s] < k {
-		return nil, fmt.Errorf("obskit/%s: class %v has %d members, fewer than k = %d folds: %w", op, cl.labels[s], cl.counts[s], k, ErrClassSize)
+		return nil, fmt.Errorf("%s: class %v has %d members, fewer than k = %d folds: %w", op, cl.labels[s], cl.counts[s], k, ErrClassSize)
 	}
 	count := func(x, f int) int { // positions q in [0, x) with q mod k == f
 		if x <= f {

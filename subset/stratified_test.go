@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )
@@ -94,9 +95,9 @@ func TestStratifiedTooSmall(t *testing.T) {
 	for _, tc := range tests {
 		what := fmt.Sprintf("StratifiedSplit(%v, %v)", tc.labels, tc.fractions)
 		_, err := subset.StratifiedSplit(withLabels(t, tc.labels), nil, tc.fractions...)
-		wantErr(t, what, err, subset.ErrEmpty, append(tc.names, "subset.StratifiedSplit", tc.largest)...)
+		wantErr(t, what, err, container.ErrEmpty, append(tc.names, "subset.StratifiedSplit", tc.largest)...)
 		_, err = subset.StratifiedSplit(withLabels(t, tc.labels), rand.New(rand.NewPCG(1, 2)), tc.fractions...)
-		wantErr(t, "shuffled "+what, err, subset.ErrEmpty, tc.names...)
+		wantErr(t, "shuffled "+what, err, container.ErrEmpty, tc.names...)
 	}
 	// A class smaller than the number of parts is absent from some parts; the
 	// parts are not empty, so that is no error.
@@ -307,7 +308,7 @@ func TestStratifiedSplitProperty(t *testing.T) {
 		got, err := stratIndices(t, labels, nil, fr...)
 		if empty {
 			refused++
-			wantErr(t, fmt.Sprintf("seed %d: StratifiedSplit(%v)", seed, fr), err, subset.ErrEmpty)
+			wantErr(t, fmt.Sprintf("seed %d: StratifiedSplit(%v)", seed, fr), err, container.ErrEmpty)
 			continue
 		}
 		if err != nil {

@@ -43,16 +43,16 @@ func TimeSeriesFolds[T, B any](c container.Batched[T, B], k int, ts TimeSeries) 
 	n := v.n
 	switch {
 	case k < 1 || k+1 > n:
-		return nil, fmt.Errorf("obskit/%s: k = %d folds outside [1, %d] for %d observations: %w", op, k, n-1, n, ErrFolds)
+		return nil, fmt.Errorf("%s: k = %d folds outside [1, %d] for %d observations: %w", op, k, n-1, n, ErrFolds)
 	case ts.TestSize < 0 || ts.Gap < 0 || ts.MaxTrain < 0:
-		return nil, fmt.Errorf("obskit/%s: negative setting in %+v: %w", op, ts, ErrFolds)
+		return nil, fmt.Errorf("%s: negative setting in %+v: %w", op, ts, ErrFolds)
 	}
 	size := ts.TestSize
 	if size == 0 {
 		size = n / (k + 1)
 	}
 	if ts.Gap >= n || size > (n-ts.Gap-1)/k { // Gap + k*size >= n, without overflow
-		return nil, fmt.Errorf("obskit/%s: %d folds of %d observations after a gap of %d leave no training data among %d observations: %w", op, k, size, ts.Gap, n, ErrFolds)
+		return nil, fmt.Errorf("%s: %d folds of %d observations after a gap of %d leave no training data among %d observations: %w", op, k, size, ts.Gap, n, ErrFolds)
 	}
 	return &Folds[T, B]{k: k, fold: func(f int) (*View[T, B], *View[T, B]) {
 		val := n - (k-f)*size

@@ -62,7 +62,7 @@ func ExampleZip2_mismatch() {
 	_, err := tuples.Zip2(container.FromSlice([]int{1, 2, 3}), container.FromSlice([]int{0, 1}))
 	fmt.Println(err)
 	// Output:
-	// obskit/tuples.Zip2: members hold different numbers of observations: X has 3, Y has 2
+	// tuples.Zip2: members hold different numbers of observations: X has 3, Y has 2
 }
 
 func ExampleZip3() {

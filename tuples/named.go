@@ -34,19 +34,19 @@ type Named[C container.Batched[T, B], T, B any] struct {
 // members are not copied; names is copied.
 func NewNamed[C container.Batched[T, B], T, B any](names []string, members ...C) (*Named[C, T, B], error) {
 	if len(names) != len(members) {
-		return nil, fmt.Errorf("obskit/tuples.NewNamed: %w: %d names for %d members", ErrName, len(names), len(members))
+		return nil, fmt.Errorf("tuples.NewNamed: %w: %d names for %d members", ErrName, len(names), len(members))
 	}
 	if len(members) == 0 {
-		return nil, fmt.Errorf("obskit/tuples.NewNamed: %w: a group needs at least one member", ErrName)
+		return nil, fmt.Errorf("tuples.NewNamed: %w: a group needs at least one member", ErrName)
 	}
 	seen := make(map[string]bool, len(names))
 	counts := make([]int, len(members))
 	for k, name := range names {
 		if name == "" {
-			return nil, fmt.Errorf("obskit/tuples.NewNamed: %w: member %d has an empty name", ErrName, k)
+			return nil, fmt.Errorf("tuples.NewNamed: %w: member %d has an empty name", ErrName, k)
 		}
 		if seen[name] {
-			return nil, fmt.Errorf("obskit/tuples.NewNamed: %w: %q is used twice", ErrName, name)
+			return nil, fmt.Errorf("tuples.NewNamed: %w: %q is used twice", ErrName, name)
 		}
 		seen[name] = true
 		counts[k] = members[k].Nobs()

@@ -138,7 +138,7 @@ func sameNobs(op string, names []string, counts ...int) error {
 				}
 				msg += fmt.Sprintf("%s has %d", names[k], n)
 			}
-			return fmt.Errorf("obskit/tuples.%s: %w: %s", op, ErrNobsMismatch, msg)
+			return fmt.Errorf("tuples.%s: %w: %s", op, ErrNobsMismatch, msg)
 		}
 	}
 	return nil

@@ -19,10 +19,10 @@ import (
 // matrix (the zero mat.Dense) gives an array of shape [0 0].
 func ToArray(m *mat.Dense, dim obsdim.Dim) (*arraycontainer.Array[float64], error) {
 	if m == nil {
-		return nil, fmt.Errorf("obskit/dense.ToArray: nil matrix: %w", arraycontainer.ErrShape)
+		return nil, fmt.Errorf("dense.ToArray: nil matrix: %w", arraycontainer.ErrShape)
 	}
 	if _, err := dim.Resolve(2); err != nil {
-		return nil, fmt.Errorf("obskit/dense.ToArray: %w", err)
+		return nil, fmt.Errorf("dense.ToArray: %w", err)
 	}
 	raw := m.RawMatrix()
 	if raw.Rows == 0 || raw.Cols == 0 {
@@ -30,7 +30,7 @@ func ToArray(m *mat.Dense, dim obsdim.Dim) (*arraycontainer.Array[float64], erro
 	}
 	a, err := arraycontainer.NewStrided(raw.Data, []int{raw.Rows, raw.Cols}, []int{raw.Stride, 1}, 0, dim)
 	if err != nil {
-		return nil, fmt.Errorf("obskit/dense.ToArray: %w", err)
+		return nil, fmt.Errorf("dense.ToArray: %w", err)
 	}
 	return a, nil
 }
@@ -60,22 +60,22 @@ func FromArray(a *arraycontainer.Array[float64]) (*mat.Dense, error) {
 		if a != nil {
 			rank = a.Rank()
 		}
-		return nil, fmt.Errorf("obskit/dense.FromArray: rank %d array, want 2: %w", rank, arraycontainer.ErrShape)
+		return nil, fmt.Errorf("dense.FromArray: rank %d array, want 2: %w", rank, arraycontainer.ErrShape)
 	}
 	shape, strides := a.Shape(), a.Strides()
 	r, c := shape[0], shape[1]
 	if r == 0 || c == 0 {
-		return nil, fmt.Errorf("obskit/dense.FromArray: shape [%d %d] has no elements and gonum has no empty matrices: %w", r, c, arraycontainer.ErrShape)
+		return nil, fmt.Errorf("dense.FromArray: shape [%d %d] has no elements and gonum has no empty matrices: %w", r, c, arraycontainer.ErrShape)
 	}
 	if c > 1 && strides[1] != 1 {
-		return nil, fmt.Errorf("obskit/dense.FromArray: column stride is %d, gonum needs 1 (a transposed or strided view; Clone it first): %w", strides[1], arraycontainer.ErrLayout)
+		return nil, fmt.Errorf("dense.FromArray: column stride is %d, gonum needs 1 (a transposed or strided view; Clone it first): %w", strides[1], arraycontainer.ErrLayout)
 	}
 	stride := strides[0]
 	if r == 1 {
 		stride = c
 	}
 	if stride < c {
-		return nil, fmt.Errorf("obskit/dense.FromArray: row stride %d is less than the %d columns, gonum needs rows that do not overlap (Clone it first): %w", stride, c, arraycontainer.ErrLayout)
+		return nil, fmt.Errorf("dense.FromArray: row stride %d is less than the %d columns, gonum needs rows that do not overlap (Clone it first): %w", stride, c, arraycontainer.ErrLayout)
 	}
 	off := a.Offset()
 	var m mat.Dense

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"github.com/obskit/obskit/cmd/internal/progress"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -19,14 +18,12 @@ type dataset[E arraycontainer.Number] struct {
 	x       *arraycontainer.Array[E] // features, observations along the first axis
 	y       []int                    // class codes 0..len(classes)-1, one per observation
 	classes []string                 // class names: code k is classes[k]
-	closer  io.Closer                // the memory-mapped file behind x, or nil
 }
 
 // A job is a dataset of any element type: the loaders choose the type from the
 // file, the experiment runs on it.
 type job interface {
 	experiment(cfg config, p *progress.Progress) (*report, error)
-	close() error
 }
 
 // load returns the data cfg names: the files of -x and -y (or -target), or the
@@ -43,7 +40,7 @@ func digits() (job, error) {
 	t := datasets.Digits()
 	lab := labels{name: "datasets.Digits"}
 	lab.codes, lab.classes = encode(t.Y())
-	return newDataset("the handwritten digits embedded in the binary (datasets.Digits)", "datasets.Digits", t.X(), nil, lab)
+	return newDataset("the handwritten digits embedded in the binary (datasets.Digits)", "datasets.Digits", t.X(), lab)
 }
 
 // labels are the classes of the observations, read from a file, a CSV column
@@ -55,10 +52,9 @@ type labels struct {
 }
 
 // newDataset returns the dataset of the features x, read from xName,
-// and lab, after checking that x holds observations, one per label. It closes
-// closer when it returns an error.
-func newDataset[E arraycontainer.Number](source, xName string, x *arraycontainer.Array[E], closer io.Closer, lab labels) (job, error) {
-	d := &dataset[E]{source: source, x: x, y: lab.codes, classes: lab.classes, closer: closer}
+// and lab, after checking that x holds observations, one per label.
+func newDataset[E arraycontainer.Number](source, xName string, x *arraycontainer.Array[E], lab labels) (job, error) {
+	d := &dataset[E]{source: source, x: x, y: lab.codes, classes: lab.classes}
 	var err error
 	switch {
 	case x.Rank() == 0:
@@ -70,17 +66,9 @@ func newDataset[E arraycontainer.Number](source, xName string, x *arraycontainer
 			xName, x.Nobs(), lab.name, len(lab.codes))
 	}
 	if err != nil {
-		d.close()
 		return nil, err
 	}
 	return d, nil
-}
-
-func (d *dataset[E]) close() error {
-	if d.closer == nil {
-		return nil
-	}
-	return d.closer.Close()
 }
 
 // encode numbers the distinct values in increasing order: codes[i] is the

@@ -3,8 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/obskit/obskit/cmd/internal/progress"
 	"math/rand/v2"
+
+	"github.com/obskit/obskit/cmd/internal/progress"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
@@ -47,7 +48,7 @@ func (d *dataset[E]) experiment(cfg config, p *progress.Progress) (*report, erro
 	}
 
 	parts, err := subset.StratifiedSplit(data, rng(cfg.seed, streamSplit), 1-cfg.test, cfg.test)
-	if errors.Is(err, subset.ErrEmpty) {
+	if errors.Is(err, container.ErrEmpty) {
 		return nil, fmt.Errorf("-test %v holds out no observation of the %d: the data is too small for a test (%w)", cfg.test, rep.N, err)
 	}
 	if err != nil {

@@ -169,25 +169,18 @@ func elemType(path string, f format) (typed, error) {
 // when it cannot be mapped (big-endian numbers, gzip), and pairs it with lab.
 func openFeatures[E arraycontainer.Number](path string, f format, lab labels) (job, error) {
 	var (
-		x      *arraycontainer.Array[E]
-		closer io.Closer
-		how    = "memory-mapped"
-		err    error
+		x   *arraycontainer.Array[E]
+		how = "memory-mapped"
+		err error
 	)
 	switch f {
 	case formatNPY:
-		var m *npy.Mapped[E]
-		if m, err = npy.Open[E](path, obsdim.First); err == nil {
-			x, closer = m.Array, m
-		} else if errors.Is(err, npy.ErrUnsupported) {
+		if x, err = npy.Open[E](path, obsdim.First); errors.Is(err, npy.ErrUnsupported) {
 			x, err = npy.Load[E](path, obsdim.First)
 			how = "read into memory"
 		}
 	case formatIDX:
-		var m *idx.Mapped[E]
-		if m, err = idx.Open[E](path, obsdim.First); err == nil {
-			x, closer = m.Array, m
-		} else if errors.Is(err, idx.ErrUnsupported) {
+		if x, err = idx.Open[E](path, obsdim.First); errors.Is(err, idx.ErrUnsupported) {
 			x, err = idx.Load[E](path, obsdim.First)
 			how = "read into memory"
 		}
@@ -196,7 +189,7 @@ func openFeatures[E arraycontainer.Number](path string, f format, lab labels) (j
 		return nil, err
 	}
 	source := fmt.Sprintf("features %s (%s file, %s), labels %s", path, f, how, lab.name)
-	return newDataset(source, path, x, closer, lab)
+	return newDataset(source, path, x, lab)
 }
 
 // readLabels reads the labels file at path: one whole number per observation,
@@ -250,7 +243,7 @@ func loadCSV(path, target string) (job, error) {
 		lab.codes, lab.classes = tab.Classes()
 	}
 	source := fmt.Sprintf("%s (CSV file, %d feature columns, labels in column %q)", path, len(tab.Features), target)
-	return newDataset(source, path, tab.X, nil, lab)
+	return newDataset(source, path, tab.X, lab)
 }
 
 // csvHeader returns the column names of the CSV file at path.

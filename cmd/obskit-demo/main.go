@@ -35,16 +35,11 @@ func cli(args []string, stdout, stderr io.Writer) int {
 
 // run loads the data cfg names and runs the experiment on it, showing progress
 // on p, which it stops before returning.
-func run(cfg config, p *progress.Progress) (rep *report, err error) {
+func run(cfg config, p *progress.Progress) (*report, error) {
 	defer p.Stop()
 	d, err := load(cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if cerr := d.close(); err == nil && cerr != nil {
-			rep, err = nil, cerr
-		}
-	}()
 	return d.experiment(cfg, p)
 }

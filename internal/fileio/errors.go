@@ -4,7 +4,42 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
+
+// The sentinels every file-format package of the kit shares (npy, idx, and the
+// packages to come: recordio, images, Arrow, Parquet). Each package re-exports
+// them under the same names (var ErrType = fileio.ErrType), so that npy.ErrType,
+// idx.ErrType and the others are one value: errors.Is(err, npy.ErrType) holds for
+// an idx error too, and a program that reads several formats tests once. A
+// package defines its own sentinel only for what names its format, such as its
+// ErrFormat ("malformed .npy file").
+var (
+	// ErrType is wrapped by the error of a typed reader asked for an element
+	// type other than the file's (Open[float64] on a float32 file); the message
+	// names both.
+	ErrType = errors.New("element type mismatch")
+	// ErrUnsupported is wrapped by errors about a valid file the package does not
+	// read, or cannot read the way it was asked (map it, decode it): a dtype or
+	// codec it lacks, data that cannot be mapped as it is. The message says why
+	// and what to use instead. errors.Is(err, errors.ErrUnsupported) holds too.
+	ErrUnsupported error = unsupported{}
+	// ErrFault is wrapped by the value a read or write of a memory-mapped
+	// container panics with when the memory faults: the file was truncated after
+	// it was opened (or its storage failed), so the pages it views are gone.
+	ErrFault = errors.New("memory-mapped file fault")
+	// ErrTooLarge is wrapped by the error about a file or stream that claims more
+	// data than the reader's limit (a decompressed size, a record length, an
+	// image's pixels); the file may be valid, and the message names the claim and
+	// the limit to raise.
+	ErrTooLarge = errors.New("data over the size limit")
+)
+
+// unsupported is ErrUnsupported: its own words, and errors.ErrUnsupported behind.
+type unsupported struct{}
+
+func (unsupported) Error() string { return "unsupported file" }
+func (unsupported) Unwrap() error { return errors.ErrUnsupported }
 
 // A FormatError is a problem with the bytes of a file found by a header reader.
 // [Format.HeaderError] wraps it with the package's malformed-file sentinel.
@@ -38,6 +73,18 @@ type Format struct {
 // Errorf returns the error "pkg: name: sentinel: message", wrapping sentinel.
 func (f Format) Errorf(name string, sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%s: %s: %w: %s", f.Pkg, name, sentinel, fmt.Sprintf(format, args...))
+}
+
+// Open opens the file at path for reading; its error is the *os.PathError of
+// os.Open (which names the file and the operation) behind the package prefix:
+// "npy: open x.npy: no such file or directory", and errors.Is(err,
+// fs.ErrNotExist) holds.
+func (f Format) Open(path string) (*os.File, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Pkg, err)
+	}
+	return file, nil
 }
 
 // Wrap returns the error "pkg: name: err", wrapping err.

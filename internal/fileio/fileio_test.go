@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -214,20 +215,19 @@ func TestMapElems(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	errUnsupported, errFault := errors.New("unsupported"), errors.New("fault")
 	fm := Format{Pkg: "pkg", Malformed: errors.New("malformed")}
 	live := mmap.Live()
-	r, got, err := MapElems[float64](fm, errUnsupported, errFault, f, 17, 8, 1)
+	r, got, err := MapElems[float64](fm, f, 17, 8, 1)
 	if err != nil || len(got) != 1 || got[0] != 2.5 {
 		t.Fatalf("MapElems at byte 8 = %v, %v; want [2.5]", got, err)
 	}
 	r.Release()
-	_, _, err = MapElems[float64](fm, errUnsupported, errFault, f, 17, 9, 1)
+	_, _, err = MapElems[float64](fm, f, 17, 9, 1)
 	if mmap.Live() != live {
 		t.Errorf("%d mappings left after MapElems failed, want %d", mmap.Live(), live)
 	}
-	want := "pkg: " + path + ": unsupported: data at byte 9 is not aligned for float64 and cannot be memory-mapped; use Load"
-	if !errors.Is(err, errUnsupported) || err.Error() != want {
+	want := "pkg: " + path + ": unsupported file: data at byte 9 is not aligned for float64 and cannot be memory-mapped; use Load"
+	if !errors.Is(err, ErrUnsupported) || !errors.Is(err, errors.ErrUnsupported) || err.Error() != want {
 		t.Errorf("MapElems at byte 9 = %v, want %q", err, want)
 	}
 }
@@ -244,5 +244,16 @@ func TestName(t *testing.T) {
 	}
 	if got := Name(bytes.NewReader(nil)); got != "stream" {
 		t.Errorf("Name(*bytes.Reader) = %q, want \"stream\"", got)
+	}
+}
+
+// TestOpenError: a file that cannot be opened keeps the *os.PathError's own
+// words, which name the file, behind the package's prefix.
+func TestOpenError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing.npy")
+	_, err := Format{Pkg: "npy"}.Open(path)
+	want := "npy: open " + path + ": no such file or directory"
+	if !errors.Is(err, fs.ErrNotExist) || err == nil || err.Error() != want {
+		t.Errorf("Open of a missing file = %v, want %q wrapping fs.ErrNotExist", err, want)
 	}
 }

@@ -1,7 +1,6 @@
 package fileio
 
 import (
-	"fmt"
 	"os"
 	"unsafe"
 
@@ -14,20 +13,20 @@ import (
 // array it makes of the elements (mmap.Attach), which keeps the mapping alive.
 //
 // Errors are in fm's words and name f: when off is not a multiple of E's
-// alignment MapElems unmaps and returns an error wrapping unmappable (the
-// package's ErrUnsupported) that points to Load, which reads such files; a
-// failure to map keeps its identity (an *os.PathError) behind the package prefix.
-// fault is the package's sentinel for faults in the region (see mmap.Region.Guard).
-func MapElems[E Elem](fm Format, unmappable, fault error, f *os.File, size, off int64, count int) (*mmap.Region, []E, error) {
-	r, err := mmap.Map(f, size, fm.Pkg, fault)
+// alignment MapElems unmaps and returns an error wrapping [ErrUnsupported] that
+// points to Load, which reads such files; a failure to map keeps its identity
+// behind the prefix. Faults in the region wrap [ErrFault] (see
+// mmap.Region.Guard).
+func MapElems[E Elem](fm Format, f *os.File, size, off int64, count int) (*mmap.Region, []E, error) {
+	r, err := mmap.Map(f, size, fm.Pkg, ErrFault)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", fm.Pkg, err)
+		return nil, nil, fm.Wrap(f.Name(), err)
 	}
 	var z E
 	data, ok := View[E](r.Bytes()[off : off+int64(count)*int64(unsafe.Sizeof(z))])
 	if !ok {
 		r.Release()
-		return nil, nil, fm.Errorf(f.Name(), unmappable, "data at byte %d is not aligned for %s and cannot be memory-mapped; use Load", off, TypeName[E]())
+		return nil, nil, fm.Errorf(f.Name(), ErrUnsupported, "data at byte %d is not aligned for %s and cannot be memory-mapped; use Load", off, TypeName[E]())
 	}
 	return r, data, nil
 }

@@ -79,7 +79,7 @@ func Run[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work fun
 	case len(slots) < 1, cfg.Workers < 0,
 		cfg.Workers >= 1 && len(slots) < 2,
 		cfg.Unordered && cfg.Workers < 2:
-		panic("obskit/internal/pipeline.Run: a configuration that cannot run")
+		panic("pipeline.Run: a configuration that cannot run")
 	}
 	if cfg.Workers == 0 {
 		return serial(slots, source, work, yield)
