@@ -47,8 +47,8 @@ func TestConformance(t *testing.T) {
 		{"last", must(base.WithDim(obsdim.Last))},
 		{"transposed", base.Transpose()},
 		{"range view", base.Range(2, 1, 3)},
-		{"slice", base.Slice(1, 4)},
-		{"empty slice", base.Slice(2, 2)},
+		{"slice", base.ObsRange(1, 4)},
+		{"empty slice", base.ObsRange(2, 2)},
 		{"rank 1", must(arraycontainer.New(seq(7), []int{7}, obsdim.First))},
 		{"empty", must(arraycontainer.New([]float64{}, []int{0, 3}, obsdim.First))},
 		{"empty observations", must(arraycontainer.New([]float64{}, []int{4, 0}, obsdim.First))},
@@ -210,7 +210,7 @@ func TestPanics(t *testing.T) {
 		{"At range", "At on axis 1: index 3 out of range [0, 3)", func() { a.At(0, 3) }},
 		{"Set range", "Set on axis 0: index -1 out of range [0, 2)", func() { a.Set(0, -1, 0) }},
 		{"Item", "of shape [2 3] (6 elements), want 1 element", func() { a.Item() }},
-		{"Slice", "range [1, 3), want within axis 0 of length 2", func() { a.Slice(1, 3) }},
+		{"ObsRange", "range [1, 3), want within axis 0 of length 2", func() { a.ObsRange(1, 3) }},
 		{"Range axis", "axis 2, want in [0, 2)", func() { a.Range(2, 0, 1) }},
 		{"Range", "range [2, 1), want within axis 1", func() { a.Range(1, 2, 1) }},
 		{"Transpose", "want a permutation of 0..1", func() { a.Transpose(0, 0) }},
@@ -218,8 +218,8 @@ func TestPanics(t *testing.T) {
 		{"Nobs of scalar", "a rank-0 array has none", func() { scalar.Nobs() }},
 		{"GetObs of scalar", "rank-0", func() { scalar.GetObs(0) }},
 		{"GetObsInto of scalar", "rank-0", func() { scalar.GetObsInto(nil, nil) }},
-		{"Slice of scalar", "rank-0", func() { scalar.Slice(0, 0) }},
-		{"dst aliases", "sharing memory with the source", func() { a.GetObsInto(a.Slice(0, 1), []int{1}) }},
+		{"ObsRange of scalar", "rank-0", func() { scalar.ObsRange(0, 0) }},
+		{"dst aliases", "sharing memory with the source", func() { a.GetObsInto(a.ObsRange(0, 1), []int{1}) }},
 		{"dst is src", "sharing memory with the source", func() { a.GetObsInto(a, []int{1}) }},
 	}
 	for _, tc := range tests {
@@ -250,7 +250,7 @@ func TestRankZero(t *testing.T) {
 func TestViewsShareMemory(t *testing.T) {
 	a := must(arraycontainer.New(seq(12), []int{4, 3}, obsdim.First))
 	views := map[string]*arraycontainer.Array[float64]{
-		"Slice":     a.Slice(1, 3),
+		"ObsRange":  a.ObsRange(1, 3),
 		"Range":     a.Range(1, 1, 2),
 		"Transpose": a.Transpose(),
 		"WithDim":   must(a.WithDim(obsdim.Last)),
@@ -262,9 +262,9 @@ func TestViewsShareMemory(t *testing.T) {
 		}
 		a.Set(4, 1, 1)
 	}
-	s := a.Slice(1, 3)
+	s := a.ObsRange(1, 3)
 	if d := cmp.Diff([]float64{3, 4, 5}, s.GetObs(0).Data()); d != "" {
-		t.Errorf("Slice(1, 3).GetObs(0) mismatch (-want +got):\n%s", d)
+		t.Errorf("ObsRange(1, 3).GetObs(0) mismatch (-want +got):\n%s", d)
 	}
 	if tr := a.Transpose(); tr.Dim() != 1 || tr.Nobs() != 4 {
 		t.Errorf("Transpose: dim %d nobs %d, want the observation axis to follow (1, 4)", tr.Dim(), tr.Nobs())

@@ -43,7 +43,7 @@
 //
 // A rank-0 array holds a single value, read with [Array.Item]. It is what GetObs of
 // a rank-1 array returns and what a 0-d .npy file holds. It has no observation
-// axis: Nobs, GetObs, GetObsInto and Slice panic on it, because treating a scalar
+// axis: Nobs, GetObs, GetObsInto and ObsRange panic on it, because treating a scalar
 // as an empty container would silently lose its value. A rank-1 array of labels
 // whose observations should be plain values rather than rank-0 arrays becomes a
 // [container.Slice] with [Array.Scalars], without copying when it is contiguous.
@@ -53,7 +53,7 @@
 // Views share memory with the array they come from and cost no copy; writes
 // through either are seen by both:
 //
-//   - [Array.Slice]: a range of observations; [Array.SliceInto] writes the same
+//   - [Array.ObsRange]: a range of observations; [Array.ObsRangeInto] writes the same
 //     view into an existing header, for loops that must not allocate;
 //   - [Array.Range]: a range of indices along any axis (a sub-array);
 //   - [Array.Transpose]: permuted axes (the observation axis follows its axis);
@@ -76,7 +76,7 @@
 // # Arrays over memory-mapped files
 //
 // An array made by npy.Open or idx.Open views a file mapping, memory the garbage
-// collector does not manage. Every view made from it (Slice, SliceInto, Range,
+// collector does not manage. Every view made from it (ObsRange, ObsRangeInto, Range,
 // Transpose, WithDim) keeps the mapping mapped, so no view can outlive it: the
 // file is unmapped only after the last such array is unreachable, whether or not
 // Close was called. The copies above are Go memory and do not keep it, and neither does
@@ -140,8 +140,8 @@
 // # Cost of each operation
 //
 //	New, NewStrided                        O(rank), no copy
-//	Slice, Range, Transpose, WithDim       O(rank), no copy (a small header)
-//	SliceInto                              O(rank), no allocation
+//	ObsRange, Range, Transpose, WithDim       O(rank), no copy (a small header)
+//	ObsRangeInto                              O(rank), no allocation
 //	Fill, FillObs                          O(elements written), no allocation
 //	Nobs, Rank, Dim, Offset, Data, At, Set O(1) or O(rank), no allocation
 //	Item                                   O(rank), no allocation

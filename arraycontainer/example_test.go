@@ -101,10 +101,10 @@ func ExampleArray_ObsFirst() {
 	// true
 }
 
-// Slice is a view: it shares memory with the array and costs no copy.
-func ExampleArray_Slice() {
+// ObsRange is a view: it shares memory with the array and costs no copy.
+func ExampleArray_ObsRange() {
 	x, _ := arraycontainer.New([]int{0, 1, 2, 3, 4, 5}, []int{6}, obsdim.First)
-	head := x.Slice(1, 4)
+	head := x.ObsRange(1, 4)
 	head.Set(100, 0)
 	fmt.Println(head, x)
 	// Output: [100   2   3] [  0 100   2   3   4   5]

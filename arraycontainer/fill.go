@@ -19,8 +19,8 @@ func (a *Array[E]) Fill(v E) {
 }
 
 // FillObs sets every element of observations lo..hi-1 to v: what
-// a.Slice(lo, hi).Fill(v) does, without making the view, so it allocates nothing.
-// It writes through to shared memory. FillObs panics like [Array.Slice] when
+// a.ObsRange(lo, hi).Fill(v) does, without making the view, so it allocates nothing.
+// It writes through to shared memory. FillObs panics like [Array.ObsRange] when
 // 0 <= lo <= hi <= Nobs() does not hold or a has rank 0.
 func (a *Array[E]) FillObs(lo, hi int, v E) {
 	a.mustObsAxis("FillObs")

@@ -43,25 +43,25 @@ func TestMappedRegion(t *testing.T) {
 		held bool
 	}{
 		{"array", a, true},
-		{"Slice", a.Slice(1, 3), true},
+		{"ObsRange", a.ObsRange(1, 3), true},
 		{"Range", a.Range(1, 2, 4), true},
 		{"Transpose", a.Transpose(), true},
 		{"WithDim", withDim, true},
-		{"SliceInto", a.SliceInto(nil, 0, 2), true},
-		{"view of a view", a.Slice(1, 3).Transpose().Range(0, 1, 2), true},
+		{"ObsRangeInto", a.ObsRangeInto(nil, 0, 2), true},
+		{"view of a view", a.ObsRange(1, 3).Transpose().Range(0, 1, 2), true},
 		{"Reshape", must(a.Reshape([]int{2, 12}, obsdim.First)), true},
 		{"Reshape of a transpose (a copy)", must(a.Transpose().Reshape([]int{24}, obsdim.First)), false},
 		{"GetObs", a.GetObs(2), false},
 		{"GetObsInto", a.GetObsInto(nil, []int{3, 0}), false},
 		{"GetObsInto reusing a batch", a.GetObsInto(reused, []int{2}), false},
-		{"Clone", a.Slice(0, 2).Clone(), false},
+		{"Clone", a.ObsRange(0, 2).Clone(), false},
 		{"ObsFirst", withDim.ObsFirst(), false},
 		{"New over the same memory", must(New(data, []int{4, 6}, obsdim.First)), false},
 		// Resize and ResizeLike reuse a view's memory when it holds the shape,
 		// and leave the mapping behind when they allocate.
-		{"Resize within the view's memory", Resize(a.SliceInto(nil, 0, 2), []int{3}, obsdim.First), true},
-		{"Resize past it", Resize(a.SliceInto(nil, 0, 2), []int{100, 6}, obsdim.First), false},
-		{"ResizeLike past it", ResizeLike(a.SliceInto(nil, 0, 2), must(New(make([]float64, 200), []int{200}, obsdim.First))), false},
+		{"Resize within the view's memory", Resize(a.ObsRangeInto(nil, 0, 2), []int{3}, obsdim.First), true},
+		{"Resize past it", Resize(a.ObsRangeInto(nil, 0, 2), []int{100, 6}, obsdim.First), false},
+		{"ResizeLike past it", ResizeLike(a.ObsRangeInto(nil, 0, 2), must(New(make([]float64, 200), []int{200}, obsdim.First))), false},
 	}
 	for _, tc := range tests {
 		if got := mmap.Of(tc.x); (got == r) != tc.held || (got != nil && got != r) {

@@ -70,7 +70,7 @@ func randomArray(rng *rand.Rand, maxRank int) *arraycontainer.Array[float64] {
 	return a
 }
 
-// randomView applies a few random views (Range on any axis, Slice, Transpose,
+// randomView applies a few random views (Range on any axis, ObsRange, Transpose,
 // WithDim) to a, as a user building sub-arrays would.
 func randomView(rng *rand.Rand, a *arraycontainer.Array[float64]) *arraycontainer.Array[float64] {
 	for range rng.IntN(4) {
@@ -83,7 +83,7 @@ func randomView(rng *rand.Rand, a *arraycontainer.Array[float64]) *arraycontaine
 		case 1:
 			n := a.Nobs()
 			lo := rng.IntN(n + 1)
-			a = a.Slice(lo, lo+rng.IntN(n-lo+1))
+			a = a.ObsRange(lo, lo+rng.IntN(n-lo+1))
 		case 2:
 			a = a.Transpose(rng.Perm(a.Rank())...)
 		case 3:

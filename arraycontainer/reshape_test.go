@@ -24,7 +24,7 @@ func TestReshape(t *testing.T) {
 		t.Error("Reshape of a contiguous array copied")
 	}
 	// A view with an offset is contiguous too.
-	sl := a.Slice(1, 2)
+	sl := a.ObsRange(1, 2)
 	v := must(sl.Reshape([]int{12}, obsdim.First))
 	if v.At(0) != 12 || v.At(11) != 23 {
 		t.Errorf("Reshape of a slice = %v", v)

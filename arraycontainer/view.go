@@ -22,12 +22,12 @@ func (a *Array[E]) share(shape, strides []int, offset, dim int) *Array[E] {
 	return v
 }
 
-// Slice returns the observations lo..hi-1 as a view: it shares memory with a, so
-// writes to either are seen by both. It costs no copy. Slice panics when
+// ObsRange returns the observations lo..hi-1 as a view: it shares memory with a, so
+// writes to either are seen by both. It costs no copy. ObsRange panics when
 // 0 <= lo <= hi <= Nobs() does not hold, and like [Array.Nobs] on a rank-0 array.
-func (a *Array[E]) Slice(lo, hi int) *Array[E] {
-	a.mustObsAxis("Slice")
-	return a.rangeOf("Slice", a.dim, lo, hi)
+func (a *Array[E]) ObsRange(lo, hi int) *Array[E] {
+	a.mustObsAxis("ObsRange")
+	return a.rangeOf("ObsRange", a.dim, lo, hi)
 }
 
 // Range returns the sub-array with indices lo..hi-1 along axis (any axis, the

@@ -415,7 +415,7 @@ func TestInLoopsAndProviders(t *testing.T) {
 	named := must(tuples.NewNamed([]string{"pixels"}, convert.Scale(x, float32(1)/255, 0)))
 	y := must(tuples.NewNamed([]string{"label"}, must(convert.OneHot(labels, 3, float32(1)))))
 	p := must(provider.New(named, y, 16))
-	if d := cmp.Diff([]provider.Source{{Name: "pixels", Shape: []int{16, 4, 3}}}, p.ProvideData()); d != "" {
+	if d := cmp.Diff([]provider.Desc{{Name: "pixels", Shape: []int{16, 4, 3}}}, p.ProvideData()); d != "" {
 		t.Errorf("ProvideData mismatch (-want +got):\n%s", d)
 	}
 	for b := range p.Epoch(0) {

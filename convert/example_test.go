@@ -88,7 +88,7 @@ func ExampleCast() {
 
 // ScaleInto converts a batch already in hand, into a buffer the loop keeps.
 func ExampleScaleInto() {
-	x32 := convert.ScaleInto(nil, datasets.Digits().X().Slice(0, 1), float32(1.0/16), 0)
+	x32 := convert.ScaleInto(nil, datasets.Digits().X().ObsRange(0, 1), float32(1.0/16), 0)
 	fmt.Println(x32.Shape(), x32.At(0, 2, 3))
 	// Output:
 	// [1 8 8] 0.125

@@ -27,7 +27,7 @@ func TestFusedPath(t *testing.T) {
 	}{
 		"array":                 {x, true},
 		"view":                  {subset.Of(x, []int{5, 0}), true},
-		"view of a range":       {subset.Range(x.Slice(1, 5), 1, 3), true},
+		"view of a range":       {subset.Range(x.ObsRange(1, 5), 1, 3), true},
 		"strided rows":          {x.Transpose(0, 2, 1), false},
 		"observation axis last": {last, false},
 		"another container":     {hidden{x}, false},

@@ -55,7 +55,7 @@ func TestMappedSourceKeepsMapping(t *testing.T) {
 func TestMappedSourceTruncated(t *testing.T) {
 	path, m := mappedPixels(t, 16)
 	c := convert.Scale(m, float32(1), 0)
-	lost := m.Slice(10, 16)
+	lost := m.ObsRange(10, 16)
 	if err := os.Truncate(path, 2*4096); err != nil {
 		t.Fatal(err)
 	}

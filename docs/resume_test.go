@@ -18,7 +18,7 @@ func Example_resume() {
 
 	// A first run trains for four steps, then saves its position beside the model.
 	var checkpoint []byte
-	seq, err := loader.From(eachobs.Position{Seed: 99}) // the start
+	seq, err := loader.Resume(eachobs.Position{Seed: 99}) // the start
 	if err != nil {
 		panic(err)
 	}
@@ -37,7 +37,7 @@ func Example_resume() {
 	if err := json.Unmarshal(checkpoint, &pos); err != nil {
 		panic(err)
 	}
-	seq, err = loader.From(pos)
+	seq, err = loader.Resume(pos)
 	if err != nil {
 		panic(err)
 	}

@@ -85,7 +85,7 @@ func caseOf[T, B any](name string, c container.Batched[T, B], size int, extra ..
 	return allocCase{
 		name: name,
 		stream: func(opts ...eachobs.Option) iter.Seq[struct{}] {
-			seq, err := eachobs.NewLoader(c, size, append(append(opts, eachobs.Shuffle(1)), extra...)...).From(eachobs.Position{Seed: 1})
+			seq, err := eachobs.NewLoader(c, size, append(append(opts, eachobs.Shuffle(1)), extra...)...).Resume(eachobs.Position{Seed: 1})
 			if err != nil {
 				panic(err)
 			}

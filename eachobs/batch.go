@@ -30,7 +30,7 @@ type Batch[B any] struct {
 func (b Batch[B]) Pad() int { return len(b.Indices) - b.Real }
 
 // Next returns the position that follows b: save it after consuming b, and a
-// [Loader] resumes there with [Loader.From] without repeating b. After the last
+// [Loader] resumes there with [Loader.Resume] without repeating b. After the last
 // batch of an epoch it is the first batch of the next epoch.
 func (b Batch[B]) Next() Position {
 	n := b.Pos
@@ -43,7 +43,7 @@ func (b Batch[B]) Next() Position {
 }
 
 // A Position is where a loop stands: a small value that a training job saves in its
-// checkpoint and hands back to [Loader.From] to continue exactly where it stopped,
+// checkpoint and hands back to [Loader.Resume] to continue exactly where it stopped,
 // without replaying data. Batch is the number of the next batch within Epoch.
 type Position struct {
 	Seed  uint64 // the seed of the Loader that produced it (0 when it does not shuffle)

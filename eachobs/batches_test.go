@@ -185,12 +185,12 @@ func TestBatchesProperty(t *testing.T) {
 								t.Fatalf("%s: Batches differs from the reference (-want +got):\n%s", what, d)
 							}
 							l := eachobs.NewLoader(c, size, opts...)
-							from, err := l.From(eachobs.Position{Seed: l.Seed()})
+							from, err := l.Resume(eachobs.Position{Seed: l.Seed()})
 							if err != nil {
-								t.Fatalf("%s: From(start): %v", what, err)
+								t.Fatalf("%s: Resume(start): %v", what, err)
 							}
 							if d := cmp.Diff(want, take(from, len(want)), cmpEmpty); d != "" {
-								t.Fatalf("%s: Loader.From differs from the reference (-want +got):\n%s", what, d)
+								t.Fatalf("%s: Loader.Resume differs from the reference (-want +got):\n%s", what, d)
 							}
 						}
 					}

@@ -29,7 +29,7 @@ func TestEarlyBreakStopsGoroutines(t *testing.T) {
 			}
 			goleak.VerifyNone(t, before)
 			l := eachobs.NewLoader(c, 7, append(opts, eachobs.Shuffle(1))...)
-			seq, err := l.From(eachobs.Position{Seed: 1})
+			seq, err := l.Resume(eachobs.Position{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,7 @@
 //
 //   - [Loader]: the multi-epoch training loop. With [Shuffle](seed), epoch e is
 //     shuffled by a permutation derived from (seed, e), so every epoch can be
-//     produced on its own: [Loader.Epoch] runs one, [Loader.From] runs from a
+//     produced on its own: [Loader.Epoch] runs one, [Loader.Resume] runs from a
 //     saved [Position] through all later epochs.
 //   - [Batches]: the thin form of a Loader: each range statement runs the next
 //     epoch.
@@ -57,7 +57,7 @@
 // prefetch and worker setting. The epoch number itself is bounded only by int
 // arithmetic (index.Plan.MaxEpoch, about math.MaxInt/n). Each batch carries its
 // [Position] (seed, epoch, batch); after consuming batch b save b.Next(), and
-// [Loader.From] continues with exactly the next batch, mid-epoch, without
+// [Loader.Resume] continues with exactly the next batch, mid-epoch, without
 // replaying the epoch's earlier batches.
 //
 // # Distributed training
@@ -147,7 +147,7 @@
 //	  rank, shuffle, seed, drop_last)      Partition(index.Part{Index: rank,
 //	                                       Parts: world, Strided: true,
 //	                                       Tail: index.Pad}))
-//	StatefulDataLoader state_dict        Position, Loader.From
+//	StatefulDataLoader state_dict        Position, Loader.Resume
 //
 //	MXNet                                here
 //	NDArrayIter(last_batch_handle=       Tail(index.Pad / Drop / RollOver)

@@ -96,13 +96,13 @@ func ExampleNewLoader() {
 	// epoch 2 [[3 1 2] [1 4 3] [6 5 0]]
 }
 
-func ExampleLoader_From() {
+func ExampleLoader_Resume() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7})
 	l := eachobs.NewLoader(data, 3, eachobs.Shuffle(7))
 
 	// A first run stops after two batches and saves its position.
 	var saved eachobs.Position
-	seq, _ := l.From(eachobs.Position{Seed: l.Seed()})
+	seq, _ := l.Resume(eachobs.Position{Seed: l.Seed()})
 	for b := range seq {
 		fmt.Println(b.Pos, b.Data)
 		saved = b.Next()
@@ -111,7 +111,7 @@ func ExampleLoader_From() {
 		}
 	}
 	// A second run resumes exactly there, into the next epoch.
-	seq, err := l.From(saved)
+	seq, err := l.Resume(saved)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -10,7 +10,7 @@ import (
 	"github.com/obskit/obskit/index"
 )
 
-// ErrPosition is wrapped by the error [Loader.From] returns for a position that
+// ErrPosition is wrapped by the error [Loader.Resume] returns for a position that
 // does not belong to the loader: another seed, an epoch outside [0,
 // Plan().MaxEpoch()], or a batch past the end of its epoch.
 var ErrPosition = errors.New("position does not fit the loader")
@@ -23,13 +23,13 @@ var ErrPosition = errors.New("position does not fit the loader")
 //   - reproducible training: equal seeds give equal sequences, whatever the
 //     prefetch and worker settings;
 //   - exact resumption: a [Position] (seed, epoch, batch) saved in a checkpoint
-//     continues mid-epoch with [Loader.From], without replaying data;
+//     continues mid-epoch with [Loader.Resume], without replaying data;
 //   - roll-over without state: with the index.RollOver tail the tail of epoch e-1
 //     leads epoch e, computed from epoch e-1's permutation, so the container and
 //     the loader stay stateless.
 //
 // B is the container's batch type. A Loader is safe for concurrent use: its
-// settings never change, and each run of [Loader.Epoch] or [Loader.From] has its
+// settings never change, and each run of [Loader.Epoch] or [Loader.Resume] has its
 // own buffers and permutation (taken over from a finished run when one is free,
 // so a steady-state epoch allocates neither a batch buffer nor O(n) memory, and
 // only the few small values its pipeline needs).
@@ -80,25 +80,25 @@ func (l *Loader[B]) Plan() index.Plan { return l.plan }
 func (l *Loader[B]) Len(e int) int { return l.plan.Len(e) }
 
 // Epoch returns a loop over the batches of epoch e. It is the part of the stream
-// of [Loader.From] that belongs to epoch e; batches carry Pos = (seed, e, k). The
+// of [Loader.Resume] that belongs to epoch e; batches carry Pos = (seed, e, k). The
 // yielded batches are valid until the loop body returns, unless [Owned]. Epoch
 // panics with a [*container.ArgError] if e is outside [0, Plan().MaxEpoch()].
 func (l *Loader[B]) Epoch(e int) iter.Seq[Batch[B]] {
 	return l.stream(Position{Seed: l.seed, Epoch: e}, l.plan.Len(e))
 }
 
-// From returns a loop that starts at pos and runs through every later epoch:
+// Resume returns a loop that starts at pos and runs through every later epoch:
 // break out of it (at an epoch count, say, read from Batch.Pos.Epoch). Save
-// b.Next() after consuming batch b; handing it back to From continues with the
+// b.Next() after consuming batch b; handing it back to Resume continues with the
 // batch after b. The zero Position with the loader's seed is the start.
 //
-// From returns an error wrapping [ErrPosition] when pos has another seed, an epoch
+// Resume returns an error wrapping [ErrPosition] when pos has another seed, an epoch
 // outside [0, Plan().MaxEpoch()] (about math.MaxInt/n: no position past it can be
 // counted) or a batch outside [0, Len(pos.Epoch)]. A loader whose epochs hold no
 // batch at all (no observations, or Drop with a size above their number) yields
 // nothing; the loop ends after epoch Plan().MaxEpoch().
-func (l *Loader[B]) From(pos Position) (iter.Seq[Batch[B]], error) {
-	const op = "eachobs.Loader.From"
+func (l *Loader[B]) Resume(pos Position) (iter.Seq[Batch[B]], error) {
+	const op = "eachobs.Loader.Resume"
 	switch max := l.plan.MaxEpoch(); {
 	case pos.Seed != l.seed:
 		return nil, fmt.Errorf("%s: %w: seed %d, the loader's is %d", op, ErrPosition, pos.Seed, l.seed)

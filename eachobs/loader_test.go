@@ -115,7 +115,7 @@ func TestLoaderResume(t *testing.T) {
 		}
 		l := eachobs.NewLoader(tens(n), size, opts...)
 		start := eachobs.Position{Seed: l.Seed()}
-		whole, err := l.From(start)
+		whole, err := l.Resume(start)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,9 +128,9 @@ func TestLoaderResume(t *testing.T) {
 		var got []rec
 		pos := start
 		for len(got) < len(want) {
-			seq, err := l.From(pos)
+			seq, err := l.Resume(pos)
 			if err != nil {
-				t.Fatalf("%s: From(%+v): %v", what, pos, err)
+				t.Fatalf("%s: Resume(%+v): %v", what, pos, err)
 			}
 			k := min(1+rng.IntN(7), len(want)-len(got))
 			piece := take(seq, k)
@@ -206,21 +206,21 @@ func TestLoaderSameSeedSameSequence(t *testing.T) {
 func TestLoaderFromErrors(t *testing.T) {
 	l := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(5))
 	for _, pos := range []eachobs.Position{{Seed: 4}, {Seed: 0}, {Seed: 5, Epoch: -1}, {Seed: 5, Batch: 5}, {Seed: 5, Batch: -1}} {
-		if _, err := l.From(pos); !errors.Is(err, eachobs.ErrPosition) {
-			t.Errorf("From(%+v) error = %v, want ErrPosition", pos, err)
+		if _, err := l.Resume(pos); !errors.Is(err, eachobs.ErrPosition) {
+			t.Errorf("Resume(%+v) error = %v, want ErrPosition", pos, err)
 		}
 	}
 	// A loader without Shuffle has seed 0.
-	if _, err := eachobs.NewLoader(tens(10), 3).From(eachobs.Position{Seed: 5}); !errors.Is(err, eachobs.ErrPosition) {
-		t.Errorf("From(seed 5) of an unshuffled loader: error = %v, want ErrPosition", err)
+	if _, err := eachobs.NewLoader(tens(10), 3).Resume(eachobs.Position{Seed: 5}); !errors.Is(err, eachobs.ErrPosition) {
+		t.Errorf("Resume(seed 5) of an unshuffled loader: error = %v, want ErrPosition", err)
 	}
 	// The end of an epoch is a valid position: it continues with the next epoch.
-	seq, err := l.From(eachobs.Position{Seed: 5, Epoch: 2, Batch: 4})
+	seq, err := l.Resume(eachobs.Position{Seed: 5, Epoch: 2, Batch: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := take(seq, 1); r[0].Pos != (eachobs.Position{Seed: 5, Epoch: 3}) {
-		t.Errorf("From(end of epoch 2) starts at %+v, want epoch 3 batch 0", r[0].Pos)
+		t.Errorf("Resume(end of epoch 2) starts at %+v, want epoch 3 batch 0", r[0].Pos)
 	}
 	// A loader with no batches in any epoch yields nothing rather than spinning.
 	for _, empty := range []*eachobs.Loader[[]int]{
@@ -228,23 +228,23 @@ func TestLoaderFromErrors(t *testing.T) {
 		eachobs.NewLoader(tens(0), 5, eachobs.Shuffle(5)),
 		eachobs.NewLoader(tens(0), 5, eachobs.Shuffle(5), eachobs.Tail(index.RollOver)),
 	} {
-		seq, err = empty.From(eachobs.Position{Seed: 5})
+		seq, err = empty.Resume(eachobs.Position{Seed: 5})
 		if err != nil || len(take(seq, 3)) != 0 {
-			t.Errorf("From on a loader without batches: err %v, want nothing yielded", err)
+			t.Errorf("Resume on a loader without batches: err %v, want nothing yielded", err)
 		}
 	}
 }
 
-// TestLoaderHugeEpochs is the regression test of an overflow: From accepted any
+// TestLoaderHugeEpochs is the regression test of an overflow: Resume accepted any
 // epoch >= 0, and a position such as epoch math.MaxInt/10 of 10 observations
 // overflowed the plan's position arithmetic and later panicked with an index out
 // of range [-8]. Now every epoch outside [0, Plan().MaxEpoch()] is an error
 // wrapping ErrPosition (a panic with a *container.ArgError for Epoch and Len),
-// and every position From accepts, up to the last epoch, yields valid batches.
+// and every position Resume accepts, up to the last epoch, yields valid batches.
 func TestLoaderHugeEpochs(t *testing.T) {
 	l := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(5))
-	if _, err := l.From(eachobs.Position{Seed: 5, Epoch: math.MaxInt / 10}); !errors.Is(err, eachobs.ErrPosition) {
-		t.Errorf("From(epoch MaxInt/10) error = %v, want ErrPosition", err)
+	if _, err := l.Resume(eachobs.Position{Seed: 5, Epoch: math.MaxInt / 10}); !errors.Is(err, eachobs.ErrPosition) {
+		t.Errorf("Resume(epoch MaxInt/10) error = %v, want ErrPosition", err)
 	}
 	for _, f := range []func(){
 		func() { l.Epoch(math.MaxInt / 10) },
@@ -293,8 +293,8 @@ func TestLoaderHugeEpochs(t *testing.T) {
 				e = math.MaxInt - rng.IntN(5)
 			}
 			pos := eachobs.Position{Seed: 5, Epoch: e, Batch: rng.IntN(6)}
-			what := name("n=", tc.n, " size=", tc.size, " ", tc.tail, " part=", tc.part, " From(", pos, ")")
-			seq, err := l.From(pos)
+			what := name("n=", tc.n, " size=", tc.size, " ", tc.tail, " part=", tc.part, " Resume(", pos, ")")
+			seq, err := l.Resume(pos)
 			valid := e >= 0 && e <= last && pos.Batch <= l.Len(e)
 			if !valid {
 				if !errors.Is(err, eachobs.ErrPosition) {

@@ -94,7 +94,7 @@ func TestPartitionPanics(t *testing.T) {
 func TestPartitionRollOverResume(t *testing.T) {
 	part := index.Part{Index: 1, Parts: 3, Strided: true, Tail: index.Pad}
 	l := eachobs.NewLoader(tens(17), 4, eachobs.Shuffle(3), eachobs.Partition(part), eachobs.Tail(index.RollOver))
-	seq, err := l.From(eachobs.Position{Seed: 3})
+	seq, err := l.Resume(eachobs.Position{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestPartitionRollOverResume(t *testing.T) {
 	var got []rec
 	pos := eachobs.Position{Seed: 3}
 	for len(got) < 12 {
-		s, err := l.From(pos)
+		s, err := l.Resume(pos)
 		if err != nil {
 			t.Fatal(err)
 		}

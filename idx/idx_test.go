@@ -446,11 +446,11 @@ func TestMappedViewAndTruncation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := m.Slice(10, 16)
+	view := m.ObsRange(10, 16)
 	m = nil
 	runtime.GC()
 	runtime.GC()
-	if !view.Equal(want.Slice(10, 16)) {
+	if !view.Equal(want.ObsRange(10, 16)) {
 		t.Fatal("a view read after its array was dropped differs from the file")
 	}
 	if !mmap.Mapping {

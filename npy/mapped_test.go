@@ -45,10 +45,12 @@ func TestViewKeepsMapping(t *testing.T) {
 		view func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32]
 		want *arraycontainer.Array[float32]
 	}{
-		"Slice":     {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.Slice(2, 5) }, want.Slice(2, 5)},
+		"ObsRange":  {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.ObsRange(2, 5) }, want.ObsRange(2, 5)},
 		"Range":     {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.Range(1, 10, 20) }, want.Range(1, 10, 20)},
 		"Transpose": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.Transpose() }, want.Transpose()},
-		"SliceInto": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] { return m.SliceInto(nil, 7, 9) }, want.Slice(7, 9)},
+		"ObsRangeInto": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] {
+			return m.ObsRangeInto(nil, 7, 9)
+		}, want.ObsRange(7, 9)},
 		"WithDim": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] {
 			v, _ := m.WithDim(obsdim.Last)
 			return v
@@ -57,8 +59,8 @@ func TestViewKeepsMapping(t *testing.T) {
 			return must(m.Reshape([]int{-1}, obsdim.First))
 		}, must(want.Reshape([]int{-1}, obsdim.First))},
 		"view of a view": {func(m *arraycontainer.Array[float32]) *arraycontainer.Array[float32] {
-			return m.Slice(2, 5).Slice(1, 2).Transpose()
-		}, want.Slice(3, 4).Transpose()},
+			return m.ObsRange(2, 5).ObsRange(1, 2).Transpose()
+		}, want.ObsRange(3, 4).Transpose()},
 	}
 	for name, tc := range views {
 		t.Run(name, func(t *testing.T) {
@@ -115,7 +117,7 @@ func TestTruncatedAfterOpen(t *testing.T) {
 	if err := os.Truncate(path, 2*4096); err != nil {
 		t.Fatal(err)
 	}
-	lost := m.Slice(40, 64) // rows 40.. are far past the new end
+	lost := m.ObsRange(40, 64) // rows 40.. are far past the new end
 	var buf *arraycontainer.Array[float32]
 	reads := map[string]func(){
 		"GetObs":      func() { m.GetObs(50) },
@@ -129,7 +131,7 @@ func TestTruncatedAfterOpen(t *testing.T) {
 		"FillObs":     func() { m.FillObs(50, 51, 0) },
 		"Equal":       func() { lost.Equal(lost.Clone()) },
 		"String":      func() { _ = lost.String() },
-		"Item":        func() { lost.Slice(0, 1).Range(1, 0, 1).Item() },
+		"Item":        func() { lost.ObsRange(0, 1).Range(1, 0, 1).Item() },
 	}
 	writes := map[string]func() error{
 		"Write":         func() error { return Write(new(bytes.Buffer), lost) },
@@ -197,12 +199,12 @@ func TestMappingLifetime(t *testing.T) {
 
 	view := func() *arraycontainer.Array[float32] {
 		m := open()
-		return m.Slice(1, 3).Transpose()
+		return m.ObsRange(1, 3).Transpose()
 	}()
 	if got := collect(base, 10); got != base+1 {
 		t.Errorf("%d mappings live while a view of a dropped array is reachable, want %d", got, base+1)
 	}
-	if !view.Equal(want.Slice(1, 3).Transpose()) {
+	if !view.Equal(want.ObsRange(1, 3).Transpose()) {
 		t.Error("the view reads other values after collections")
 	}
 	runtime.KeepAlive(view)
@@ -237,9 +239,9 @@ func TestMappingLifetime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		buf := tiny.Slice(0, 1)              // a view of another mapping, too small for the batch:
+		buf := tiny.ObsRange(0, 1)           // a view of another mapping, too small for the batch:
 		buf = m.GetObsInto(buf, []int{7, 2}) // the batch gets Go memory and lets the mapping go
-		return copies{buf, m.GetObs(3), m.Slice(4, 6).Clone(), m.Transpose().ObsFirst(), s}
+		return copies{buf, m.GetObs(3), m.ObsRange(4, 6).Clone(), m.Transpose().ObsFirst(), s}
 	}()
 	if got := collect(base, 200); got != base {
 		t.Errorf("%d mappings live while only copies are reachable, want %d", got, base)
@@ -247,7 +249,7 @@ func TestMappingLifetime(t *testing.T) {
 	for name, cmp := range map[string]bool{
 		"GetObsInto": c.batch.Equal(want.GetObsInto(nil, []int{7, 2})),
 		"GetObs":     c.obs.Equal(want.GetObs(3)),
-		"Clone":      c.clone.Equal(want.Slice(4, 6)),
+		"Clone":      c.clone.Equal(want.ObsRange(4, 6)),
 		"ObsFirst":   c.first.Equal(want.Transpose().ObsFirst()),
 		"Scalars":    slices.Equal(c.scalars, []int32{4, 5, 6}),
 	} {

@@ -40,7 +40,7 @@ func layouts() map[string]*arraycontainer.Array[float64] {
 		"Fortran 2-d":     fortran,
 		"transposed 3-d":  base.Transpose(1, 0, 2),
 		"strided range":   base.Range(2, 1, 4),
-		"observation row": base.Slice(2, 3),
+		"observation row": base.ObsRange(2, 3),
 		"rank 1":          must(arraycontainer.New(data[:7], []int{7}, obsdim.First)),
 		"rank 0":          must(arraycontainer.New(data[:1], nil, obsdim.First)),
 		"empty":           must(arraycontainer.New([]float64{}, []int{0, 3}, obsdim.First)),

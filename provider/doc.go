@@ -32,12 +32,12 @@
 //     sources, Y for the labels);
 //   - constant padding ([PadWith], [PadSource]) is the loop's index.Pad tail with
 //     the padding slots overwritten per source (arraycontainer.Array.FillObs);
-//   - device slices are views of the batch's arrays (arraycontainer.Array.Slice,
-//     or Array.SliceInto to reuse the headers of the previous batch's views).
+//   - device slices are views of the batch's arrays (arraycontainer.Array.ObsRange,
+//     or Array.ObsRangeInto to reuse the headers of the previous batch's views).
 //
 // So everything said of those holds here: one buffer reused from batch to batch
 // (a provider allocates nothing per batch; see the benchmarks), epochs
-// reproducible from the seed and resumable mid-epoch ([Provider.From] with the
+// reproducible from the seed and resumable mid-epoch ([Provider.Resume] with the
 // position of the batch's Next), goroutines that stop when a loop is left early,
 // and panics in them that reach the ranging goroutine.
 //
@@ -67,7 +67,7 @@
 //	last_batch_handle pad/discard/roll_over    Loop(eachobs.Tail(index.Pad/Drop/RollOver))
 //	part_index, num_parts                      Loop(eachobs.Partition(index.Part{Index, Parts}))
 //	PrefetchingIter                            Loop(eachobs.Prefetch(k))
-//	(none: providers are stateful)             p.From(pos), pos = b.Next()
+//	(none: providers are stateful)             p.Resume(pos), pos = b.Next()
 //
 // Differences: a provider is immutable, so epochs are numbered by the caller
 // (there is no reset!) and several loops may read one provider at once. Padding

@@ -152,9 +152,9 @@ func ExampleSplit() {
 	// [0 1 2] [3 4] [ 0  1  2 -7  4]
 }
 
-// Slice takes consecutive slots of a batch, as views, with Real counted where
+// Range takes consecutive slots of a batch, as views, with Real counted where
 // the real observations lie.
-func ExampleSlice() {
+func ExampleRange() {
 	xs, ys := tenByFourData()
 	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
 	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
@@ -163,7 +163,7 @@ func ExampleSlice() {
 
 	p, _ := provider.New(data, label, 4, provider.PadWith(0))
 	for b := range p.Epoch(0) {
-		s := provider.Slice(b, 1, 4)
+		s := provider.Range(b, 1, 4)
 		fmt.Println(s.Indices, "real:", s.Real, "label:", s.Data.Y[0])
 	}
 	// Output:
@@ -190,7 +190,7 @@ func ExampleNewUnlabeled() {
 }
 
 // A training job saves the position after each batch and resumes there.
-func ExampleProvider_From() {
+func ExampleProvider_Resume() {
 	xs, ys := tenByFourData()
 	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
 	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
@@ -206,7 +206,7 @@ func ExampleProvider_From() {
 			break // the job stops here
 		}
 	}
-	seq, err := p.From(saved)
+	seq, err := p.Resume(saved)
 	if err != nil {
 		fmt.Println(err)
 		return

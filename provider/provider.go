@@ -23,11 +23,11 @@ var (
 	ErrSource = errors.New("source without a batch shape")
 )
 
-// A Source names a data or label source and the shape of its batches, the batch
-// size included at the observation axis: MXNet's (name, shape) pairs of
-// provide_data and provide_label. A source of 4 features per observation in
-// batches of 4 has Shape [4 4].
-type Source struct {
+// A Desc describes a data or label source: its name and the shape of its
+// batches, the batch size included at the observation axis (MXNet's DataDesc,
+// the (name, shape) pairs of provide_data and provide_label). A source of 4
+// features per observation in batches of 4 has Shape [4 4].
+type Desc struct {
 	Name  string
 	Shape []int
 }
@@ -49,11 +49,11 @@ type Batch[D, L arraycontainer.Number] = eachobs.Batch[Arrays[D, L]]
 // one); the data sources share the element type D and the label sources L.
 //
 // A Provider is immutable and safe for concurrent use: every run of
-// [Provider.Epoch] or [Provider.From] has its own buffers, so several loops may
+// [Provider.Epoch] or [Provider.Resume] has its own buffers, so several loops may
 // read one provider at once (MXNet's providers forbid this).
 type Provider[D, L arraycontainer.Number] struct {
 	size      int
-	sources   []Source // data sources, then label sources
+	sources   []Desc // data sources, then label sources
 	nData     int
 	dataFill  []D // PadWith: the padding value of every data source
 	labelFill []L // and of every label source
@@ -137,7 +137,7 @@ func build[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[
 }
 
 // addSources appends the name and batch shape of every member of g to dst.
-func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]], E arraycontainer.Number](dst *[]Source, g *tuples.Named[C, *arraycontainer.Array[E], *arraycontainer.Array[E]], size int) error {
+func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]], E arraycontainer.Number](dst *[]Desc, g *tuples.Named[C, *arraycontainer.Array[E], *arraycontainer.Array[E]], size int) error {
 	for k, name := range g.Names() {
 		var m container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]] = g.Member(k)
 		var shape []int
@@ -152,7 +152,7 @@ func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Ar
 			return fmt.Errorf("provider.New: source %q: %w: it is not an array and holds no observation to gather", name, ErrSource)
 		}
 		shape[dim] = size
-		*dst = append(*dst, Source{Name: name, Shape: shape})
+		*dst = append(*dst, Desc{Name: name, Shape: shape})
 	}
 	return nil
 }
@@ -160,7 +160,7 @@ func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Ar
 // padValues sets the padding value of every source from cfg.
 func (p *Provider[D, L]) padValues(cfg *config) error {
 	for _, name := range cfg.padNames {
-		if !slices.ContainsFunc(p.sources, func(s Source) bool { return s.Name == name }) {
+		if !slices.ContainsFunc(p.sources, func(s Desc) bool { return s.Name == name }) {
 			return fmt.Errorf("provider.New: %w: PadSource(%q) names no source", ErrPad, name)
 		}
 	}
@@ -173,7 +173,7 @@ func (p *Provider[D, L]) padValues(cfg *config) error {
 }
 
 // fills returns the padding value of every source, converted to E.
-func fills[E arraycontainer.Number](sources []Source, cfg *config) ([]E, error) {
+func fills[E arraycontainer.Number](sources []Desc, cfg *config) ([]E, error) {
 	out := make([]E, len(sources))
 	for k, s := range sources {
 		v, ok := cfg.padBy[s.Name]
@@ -194,17 +194,17 @@ func (p *Provider[D, L]) BatchSize() int { return p.size }
 
 // ProvideData returns the name and batch shape of every data source, in the
 // order of a batch's Data.X, newly allocated: MXNet's provide_data.
-func (p *Provider[D, L]) ProvideData() []Source { return cloneSources(p.sources[:p.nData]) }
+func (p *Provider[D, L]) ProvideData() []Desc { return cloneSources(p.sources[:p.nData]) }
 
 // ProvideLabel returns the name and batch shape of every label source, in the
 // order of a batch's Data.Y, newly allocated: MXNet's provide_label. It is empty
 // for a provider without labels.
-func (p *Provider[D, L]) ProvideLabel() []Source { return cloneSources(p.sources[p.nData:]) }
+func (p *Provider[D, L]) ProvideLabel() []Desc { return cloneSources(p.sources[p.nData:]) }
 
-func cloneSources(s []Source) []Source {
-	out := make([]Source, len(s))
+func cloneSources(s []Desc) []Desc {
+	out := make([]Desc, len(s))
 	for k, src := range s {
-		out[k] = Source{Name: src.Name, Shape: slices.Clone(src.Shape)}
+		out[k] = Desc{Name: src.Name, Shape: slices.Clone(src.Shape)}
 	}
 	return out
 }
@@ -226,8 +226,8 @@ func (p *Provider[D, L]) Label(b Batch[D, L], name string) *arraycontainer.Array
 	return b.Data.Y[k]
 }
 
-func (p *Provider[D, L]) find(op, name string, sources []Source) int {
-	k := slices.IndexFunc(sources, func(s Source) bool { return s.Name == name })
+func (p *Provider[D, L]) find(op, name string, sources []Desc) int {
+	k := slices.IndexFunc(sources, func(s Desc) bool { return s.Name == name })
 	if k < 0 {
 		names := make([]string, len(sources))
 		for j, s := range sources {
@@ -250,13 +250,13 @@ func (p *Provider[D, L]) Epoch(e int) iter.Seq[Batch[D, L]] {
 	return p.batches(p.loader.Epoch(e))
 }
 
-// From returns a loop that starts at pos (saved from a batch's Next() in a
+// Resume returns a loop that starts at pos (saved from a batch's Next() in a
 // checkpoint) and runs through every later epoch, resuming exactly after the last
-// batch consumed: see eachobs.Loader.From. It returns an error wrapping
+// batch consumed: see eachobs.Loader.Resume. It returns an error wrapping
 // eachobs.ErrPosition for a position of another seed (an unshuffled provider's
 // seed is 0), an epoch out of range or a batch past the end of its epoch.
-func (p *Provider[D, L]) From(pos eachobs.Position) (iter.Seq[Batch[D, L]], error) {
-	seq, err := p.loader.From(pos)
+func (p *Provider[D, L]) Resume(pos eachobs.Position) (iter.Seq[Batch[D, L]], error) {
+	seq, err := p.loader.Resume(pos)
 	if err != nil {
 		return nil, err
 	}

@@ -28,10 +28,10 @@ func TestMustHold(t *testing.T) {
 	label := must(tuples.NewNamed([]string{"label"}, y))
 	p := must(provider.New(data, label, 4, provider.PadWith(0)))
 
-	if d := cmp.Diff([]provider.Source{{Name: "data", Shape: []int{4, 4}}}, p.ProvideData()); d != "" {
+	if d := cmp.Diff([]provider.Desc{{Name: "data", Shape: []int{4, 4}}}, p.ProvideData()); d != "" {
 		t.Errorf("ProvideData() mismatch (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]provider.Source{{Name: "label", Shape: []int{4}}}, p.ProvideLabel()); d != "" {
+	if d := cmp.Diff([]provider.Desc{{Name: "label", Shape: []int{4}}}, p.ProvideLabel()); d != "" {
 		t.Errorf("ProvideLabel() mismatch (-want +got):\n%s", d)
 	}
 	if p.BatchSize() != 4 {
@@ -86,7 +86,7 @@ func sharesMemory[E arraycontainer.Number](view, batch *arraycontainer.Array[E],
 		return true
 	}
 	return &view.Data()[view.Offset()] == &batch.Data()[batch.Offset()+lo*batch.Strides()[batch.Dim()]] &&
-		view.Equal(batch.Slice(lo, lo+view.Nobs()))
+		view.Equal(batch.ObsRange(lo, lo+view.Nobs()))
 }
 
 // naiveEpoch cuts an epoch visiting order into batches of size under policy
@@ -294,7 +294,7 @@ func TestResume(t *testing.T) {
 			start.Seed = b.Pos.Seed
 			break
 		}
-		whole := must(p.From(start))
+		whole := must(p.Resume(start))
 		var want []string
 		var pos []eachobs.Position
 		for b := range whole {
@@ -308,7 +308,7 @@ func TestResume(t *testing.T) {
 		at := start
 		for len(got) < len(want) {
 			k := min(1+rng.IntN(6), len(want)-len(got))
-			for b := range must(p.From(at)) {
+			for b := range must(p.Resume(at)) {
 				got = append(got, fmt.Sprint(b.Indices, b.Real, b.Pos, b.Count, b.Data.X, b.Data.Y))
 				at = b.Next()
 				if k--; k == 0 {
@@ -350,7 +350,7 @@ func TestSplitProperty(t *testing.T) {
 				if want := len(b.Indices)/k + btoi(j < len(b.Indices)%k); m != want {
 					t.Fatalf("%s: slice %d holds %d slots, want %d", what, j, m, want)
 				}
-				checkSlice(t, fmt.Sprint(what, ": slice ", j), p, b, s, lo, lo+m)
+				checkRange(t, fmt.Sprint(what, ": slice ", j), p, b, s, lo, lo+m)
 				idx = append(idx, s.Indices...)
 				lo += m
 				real += s.Real
@@ -362,9 +362,9 @@ func TestSplitProperty(t *testing.T) {
 	}
 }
 
-// checkSlice checks that s is slots [lo, hi) of b: views of each source's batch,
+// checkRange checks that s is slots [lo, hi) of b: views of each source's batch,
 // the indices, the real observations among them, and b's position and count.
-func checkSlice(t *testing.T, what string, p *provider.Provider[float32, uint8], b, s provider.Batch[float32, uint8], lo, hi int) {
+func checkRange(t *testing.T, what string, p *provider.Provider[float32, uint8], b, s provider.Batch[float32, uint8], lo, hi int) {
 	t.Helper()
 	if want := min(max(b.Real-lo, 0), hi-lo); s.Real != want || s.Pad() != hi-lo-want {
 		t.Fatalf("%s of slots [%d, %d) has Real %d Pad %d, want Real %d", what, lo, hi, s.Real, s.Pad(), want)
@@ -387,15 +387,15 @@ func checkSlice(t *testing.T, what string, p *provider.Provider[float32, uint8],
 	}
 }
 
-// TestSlice takes every range of slots of padded and unpadded batches.
-func TestSlice(t *testing.T) {
+// TestRange takes every range of slots of padded and unpadded batches.
+func TestRange(t *testing.T) {
 	data, label := sources(t, 7)
 	for _, opt := range []provider.Option{provider.PadWith(5), provider.Loop(eachobs.Tail(index.Keep))} {
 		p := must(provider.New(data, label, 4, opt))
 		for b := range p.Epoch(0) {
 			for lo := 0; lo <= len(b.Indices); lo++ {
 				for hi := lo; hi <= len(b.Indices); hi++ {
-					checkSlice(t, fmt.Sprintf("batch %d: Slice(%d, %d)", b.Pos.Batch, lo, hi), p, b, provider.Slice(b, lo, hi), lo, hi)
+					checkRange(t, fmt.Sprintf("batch %d: Range(%d, %d)", b.Pos.Batch, lo, hi), p, b, provider.Range(b, lo, hi), lo, hi)
 				}
 			}
 		}
@@ -419,16 +419,16 @@ func TestShapes(t *testing.T) {
 		src  container.Batched[*arraycontainer.Array[uint8], *arraycontainer.Array[uint8]]
 		want []int
 	}{
-		{"observation first", images.Slice(0, 5), []int{4, 2, 3}},
-		{"observation last", columns.Slice(0, 5), []int{5, 4}},
-		{"observation axis 1", channels.Slice(0, 5), []int{2, 4, 3}},
+		{"observation first", images.ObsRange(0, 5), []int{4, 2, 3}},
+		{"observation last", columns.ObsRange(0, 5), []int{5, 4}},
+		{"observation axis 1", channels.ObsRange(0, 5), []int{2, 4, 3}},
 		{"subset of an array", split, []int{4, 2, 3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := must(tuples.NewNamed([]string{"x"}, tc.src))
 			p := must(provider.NewUnlabeled(g, 4))
-			if d := cmp.Diff([]provider.Source{{Name: "x", Shape: tc.want}}, p.ProvideData()); d != "" {
+			if d := cmp.Diff([]provider.Desc{{Name: "x", Shape: tc.want}}, p.ProvideData()); d != "" {
 				t.Fatalf("ProvideData() mismatch (-want +got):\n%s", d)
 			}
 			if len(p.ProvideLabel()) != 0 {
@@ -532,20 +532,20 @@ func TestErrors(t *testing.T) {
 			_, err := provider.NewUnlabeled(empty, 2)
 			return err
 		}},
-		{"From in order with a seed", eachobs.ErrPosition, "seed 5, the loader's is 0", func() error {
-			_, err := must(provider.New(data, label, 2)).From(eachobs.Position{Seed: 5})
+		{"Resume in order with a seed", eachobs.ErrPosition, "seed 5, the loader's is 0", func() error {
+			_, err := must(provider.New(data, label, 2)).Resume(eachobs.Position{Seed: 5})
 			return err
 		}},
-		{"From with another seed", eachobs.ErrPosition, "seed 4", func() error {
-			_, err := must(provider.New(data, label, 2, provider.Loop(eachobs.Shuffle(3)))).From(eachobs.Position{Seed: 4})
+		{"Resume with another seed", eachobs.ErrPosition, "seed 4", func() error {
+			_, err := must(provider.New(data, label, 2, provider.Loop(eachobs.Shuffle(3)))).Resume(eachobs.Position{Seed: 4})
 			return err
 		}},
-		{"From past the last epoch", eachobs.ErrPosition, "epoch", func() error {
-			_, err := must(provider.New(data, label, 2, provider.PadWith(0))).From(eachobs.Position{Epoch: math.MaxInt / 2})
+		{"Resume past the last epoch", eachobs.ErrPosition, "epoch", func() error {
+			_, err := must(provider.New(data, label, 2, provider.PadWith(0))).Resume(eachobs.Position{Epoch: math.MaxInt / 2})
 			return err
 		}},
-		{"From past the end of an epoch", eachobs.ErrPosition, "batch 4 outside [0, 3]", func() error {
-			_, err := must(provider.New(data, label, 2)).From(eachobs.Position{Batch: 4})
+		{"Resume past the end of an epoch", eachobs.ErrPosition, "batch 4 outside [0, 3]", func() error {
+			_, err := must(provider.New(data, label, 2)).Resume(eachobs.Position{Batch: 4})
 			return err
 		}},
 	}
@@ -619,8 +619,8 @@ func TestPanics(t *testing.T) {
 				unlabeled.Label(b, "y")
 			}
 		}},
-		{"slice", "provider.Slice", "range", func() { provider.Slice(first(p), 1, 3) }},
-		{"slice reversed", "provider.Slice", "range", func() { provider.Slice(first(p), 2, 1) }},
+		{"slice", "provider.Range", "range", func() { provider.Range(first(p), 1, 3) }},
+		{"slice reversed", "provider.Range", "range", func() { provider.Range(first(p), 2, 1) }},
 		{"split", "provider.Split", "number of slices", func() { provider.Split(first(p), 0) }},
 		{"split into", "provider.Split", "number of slices", func() { provider.SplitInto(nil, first(p), -1) }},
 		{"unlabeled batch size", "provider.New", "batch size", func() { provider.NewUnlabeled(data, -1) }},

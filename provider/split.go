@@ -7,16 +7,16 @@ import (
 	"github.com/obskit/obskit/container"
 )
 
-// Slice returns slots lo..hi-1 of b as a batch whose arrays are views of b's
-// (arraycontainer.Array.Slice): it shares memory with b, copies no observation,
+// Range returns slots lo..hi-1 of b as a batch whose arrays are views of b's
+// (arraycontainer.Array.ObsRange): it shares memory with b, copies no observation,
 // and is valid as long as b is. Its Real counts the real observations among those
-// slots; Pos and Count are b's. Slice allocates the views' small headers. It
+// slots; Pos and Count are b's. Range allocates the views' small headers. It
 // panics with a [*container.ArgError] when 0 <= lo <= hi <= len(b.Indices) does
 // not hold.
-func Slice[D, L arraycontainer.Number](b Batch[D, L], lo, hi int) Batch[D, L] {
+func Range[D, L arraycontainer.Number](b Batch[D, L], lo, hi int) Batch[D, L] {
 	n := len(b.Indices)
 	if !(0 <= lo && lo <= hi && hi <= n) {
-		panic(&container.ArgError{Op: "provider.Slice", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within a batch of %d", n)})
+		panic(&container.ArgError{Op: "provider.Range", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within a batch of %d", n)})
 	}
 	return sliceInto(Batch[D, L]{}, b, lo, hi)
 }
@@ -38,7 +38,7 @@ func sliceInto[D, L arraycontainer.Number](dst, b Batch[D, L], lo, hi int) Batch
 func views[E arraycontainer.Number](dst, src []*arraycontainer.Array[E], lo, hi int) []*arraycontainer.Array[E] {
 	dst = container.Resize(dst, len(src))
 	for k, a := range src {
-		dst[k] = a.SliceInto(dst[k], lo, hi)
+		dst[k] = a.ObsRangeInto(dst[k], lo, hi)
 	}
 	return dst
 }
@@ -46,7 +46,7 @@ func views[E arraycontainer.Number](dst, src []*arraycontainer.Array[E], lo, hi 
 // Split cuts b along the batch into k slices for k devices, MXNet's load_data!
 // and load_label! into device slices: slice j holds slots
 // [j*q + min(j, r), (j+1)*q + min(j+1, r)) with q, r = len/k, len%k, so the first
-// r slices hold one slot more. The slices are views ([Slice]): no observation is
+// r slices hold one slot more. The slices are views ([Range]): no observation is
 // copied, and writes through them are seen in b. A batch shorter than k (a last
 // batch with the index.Keep tail) gives empty slices at the end. Split allocates
 // the slices and the views' headers; [SplitInto] reuses them. It panics with a

@@ -39,7 +39,7 @@ func ToArray(m *mat.Dense, dim obsdim.Dim) (*arraycontainer.Array[float64], erro
 // shares a's memory. It works when each row of a is contiguous (column stride 1)
 // and rows do not overlap (row stride at least the number of columns), which holds
 // for any row-major array, any batch from [arraycontainer.Array.GetObsInto], and
-// any Slice or Range of them. The observation axis does not matter to gonum: with
+// any ObsRange or Range of them. The observation axis does not matter to gonum: with
 // [obsdim.Last] the observations are the matrix's columns.
 //
 // Otherwise FromArray returns an error wrapping [arraycontainer.ErrLayout] that

@@ -48,9 +48,9 @@ func TestFromArray(t *testing.T) {
 	a := must(arraycontainer.New(seq(12), []int{3, 4}, obsdim.First))
 	ok := map[string]*arraycontainer.Array[float64]{
 		"row-major":  a,
-		"slice":      a.Slice(1, 3),
+		"slice":      a.ObsRange(1, 3),
 		"range":      a.Range(1, 1, 3),
-		"one row":    a.Slice(2, 3),
+		"one row":    a.ObsRange(2, 3),
 		"one column": a.Range(1, 2, 3).Transpose().Transpose(),
 		"batch":      a.GetObsInto(nil, []int{2, 0}),
 	}
@@ -79,7 +79,7 @@ func TestFromArray(t *testing.T) {
 	}{
 		{"transposed", a.Transpose(), arraycontainer.ErrLayout, "column stride is 4"},
 		{"rank 3", must(arraycontainer.New(seq(8), []int{2, 2, 2}, obsdim.First)), arraycontainer.ErrShape, "rank 3"},
-		{"empty", a.Slice(1, 1), arraycontainer.ErrShape, "no elements"},
+		{"empty", a.ObsRange(1, 1), arraycontainer.ErrShape, "no elements"},
 		{"overlapping rows", must(arraycontainer.NewStrided(seq(12), []int{3, 4}, []int{2, 1}, 0, obsdim.First)), arraycontainer.ErrLayout, "row stride 2"},
 		{"nil", nil, arraycontainer.ErrShape, "rank -1"},
 	}

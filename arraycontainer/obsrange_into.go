@@ -6,24 +6,24 @@ import (
 	"github.com/obskit/obskit/container"
 )
 
-// SliceInto is [Array.Slice] without a new header: it overwrites dst to view
+// ObsRangeInto is [Array.ObsRange] without a new header: it overwrites dst to view
 // observations lo..hi-1 of a and returns it. The view shares memory with a and
 // costs no copy. A nil dst, or one whose rank differs from a's, is replaced by a
-// newly allocated header; otherwise SliceInto allocates nothing, so a loop that
+// newly allocated header; otherwise ObsRangeInto allocates nothing, so a loop that
 // makes views of every batch can reuse the previous ones:
 //
-//	view = batch.SliceInto(view, lo, hi)
+//	view = batch.ObsRangeInto(view, lo, hi)
 //
 // Whatever dst viewed before is forgotten: dst must be a header the caller owns
-// (an earlier result of SliceInto), never a itself. SliceInto panics like Slice,
+// (an earlier result of ObsRangeInto), never a itself. ObsRangeInto panics like ObsRange,
 // and when dst is a.
-func (a *Array[E]) SliceInto(dst *Array[E], lo, hi int) *Array[E] {
-	a.mustObsAxis("SliceInto")
+func (a *Array[E]) ObsRangeInto(dst *Array[E], lo, hi int) *Array[E] {
+	a.mustObsAxis("ObsRangeInto")
 	if lo < 0 || hi < lo || hi > a.shape[a.dim] {
-		panic(&container.ArgError{Op: "arraycontainer.Array.SliceInto", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within axis %d of length %d", a.dim, a.shape[a.dim])})
+		panic(&container.ArgError{Op: "arraycontainer.Array.ObsRangeInto", Arg: "range", Value: fmt.Sprintf("[%d, %d)", lo, hi), Want: fmt.Sprintf("within axis %d of length %d", a.dim, a.shape[a.dim])})
 	}
 	if dst == a {
-		panic(&container.ArgError{Op: "arraycontainer.Array.SliceInto", Arg: "dst", Value: "the array itself", Want: "another header (or nil)"})
+		panic(&container.ArgError{Op: "arraycontainer.Array.ObsRangeInto", Arg: "dst", Value: "the array itself", Want: "another header (or nil)"})
 	}
 	if dst == nil || len(dst.shape) != len(a.shape) {
 		dst = newArray[E](len(a.shape))
