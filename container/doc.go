@@ -86,7 +86,10 @@
 // Programmer errors panic at the call site with typed values that are errors, so a
 // recovered panic can be inspected with errors.As: an index out of range with an
 // [*IndexError], any other bad argument (a batch size below 1, a nil *rand.Rand)
-// with an [*ArgError]. Data errors are returned, never panicked. A panic in a
+// with an [*ArgError]. Data errors are returned, never panicked. An empty
+// container is data too: a function that must produce observations returns an
+// error wrapping [ErrEmpty] when it finds none, and a loop over an empty container
+// yields nothing. A panic in a
 // background goroutine of a loop (prefetching, parallel gathering, parallel maps)
 // is raised again in the goroutine that ranges over the loop as a [*PanicError],
 // which unwraps to the original value.
