@@ -36,7 +36,7 @@ func Example_randomTransforms() {
 	// What a run sees: a checksum of the pixels of each batch of epochs 0 and 1.
 	run := func(from eachobs.Position, opts ...eachobs.Option) []int {
 		loader := eachobs.NewLoader(data, 600, append(opts, eachobs.Shuffle(42))...)
-		seq, err := loader.From(from)
+		seq, err := loader.Resume(from)
 		if err != nil {
 			panic(err)
 		}

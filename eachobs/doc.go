@@ -76,7 +76,7 @@
 // the randomness of the loop's seed (the one given to [Shuffle], or 0) and the
 // batch's epoch: observation i draws from a generator seeded from (seed, epoch,
 // i) alone, so it gets the same numbers whatever [Workers] and [Prefetch] say,
-// whatever the order of the epoch, and after a resume with [Loader.From] (PyTorch
+// whatever the order of the epoch, and after a resume with [Loader.Resume] (PyTorch
 // seeds each worker instead, and augmentations change with num_workers). The
 // randomness reaches the container through any of the kit's wrappers (views,
 // tuples, maps, conversions). Each slot of a loop owns one generator, reseeded

@@ -61,7 +61,7 @@ func TestRandomnessPerObservation(t *testing.T) {
 		},
 		"tuple with a random member": func(opts ...eachobs.Option) []rec {
 			l := eachobs.NewLoader(pair, size, opts...)
-			seq, err := l.From(eachobs.Position{Seed: seed})
+			seq, err := l.Resume(eachobs.Position{Seed: seed})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestRandomnessPerObservation(t *testing.T) {
 // collectFrom runs a loader from the start through epochs epochs.
 func collectFrom(t *testing.T, l *eachobs.Loader[[]int], epochs int) []rec {
 	t.Helper()
-	seq, err := l.From(eachobs.Position{Seed: l.Seed()})
+	seq, err := l.Resume(eachobs.Position{Seed: l.Seed()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestRandomnessAcrossResume(t *testing.T) {
 		k := rng.IntN(len(all))
 		par := parallelism[rng.IntN(len(parallelism))]
 		resumed := eachobs.NewLoader(noisy(n), size, append(parOpts(par.prefetch, par.workers), eachobs.Shuffle(seed), eachobs.Tail(tail))...)
-		seq, err := resumed.From(all[k].Pos)
+		seq, err := resumed.Resume(all[k].Pos)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func TestRandomnessInObsAndRandomBatches(t *testing.T) {
 	var want []rec
 	for _, par := range parallelism {
 		var got []rec
-		for b := range eachobs.RandomBatches(noisy(n), 5, 30, rand.New(rand.NewPCG(1, 2)), parOpts(par.prefetch, par.workers)...) {
+		for b := range must(eachobs.RandomBatches(noisy(n), 5, 30, rand.New(rand.NewPCG(1, 2)), parOpts(par.prefetch, par.workers)...)) {
 			got = append(got, recOf(b))
 		}
 		if want == nil {
