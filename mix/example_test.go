@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/mix"
+	"github.com/obskit/obskit/subset"
 )
 
 func ExampleNew() {
@@ -34,4 +36,34 @@ func ExampleNew_emptySource() {
 	// Output:
 	// obskit/mix.New: source 1 holds no observation, which a first-exhausted mix cannot take (AllExhausted leaves it out): empty source
 	// [1 2]
+}
+
+// A mix is a container: a loop over it resumes from a saved position like a loop
+// over any container, since observation i of the mix is a function of i.
+func ExampleViews() {
+	data := container.Slice[string]{"a0", "a1", "a2", "a3", "a4", "a5", "b0", "b1", "b2"}
+	m, err := mix.Views(mix.AllExhausted, []float64{2, 1}, 0,
+		container.IndexView[string, []string](subset.Range(data, 0, 6)), subset.Range(data, 6, 9))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	loader := eachobs.NewLoader(m, 3)
+	var saved eachobs.Position
+	for b := range loader.Epoch(0) {
+		fmt.Println(b.Data)
+		saved = b.Next()
+		break // preempted after the first batch
+	}
+	rest, _ := loader.From(saved)
+	for b := range rest {
+		if b.Pos.Epoch > 0 {
+			break
+		}
+		fmt.Println(b.Data)
+	}
+	// Output:
+	// [a0 b0 a1]
+	// [a2 b1 a3]
+	// [a4 b2 a5]
 }
