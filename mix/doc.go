@@ -30,7 +30,7 @@
 // mix holds.
 //
 // An empty source is never read: under AllExhausted it takes no part, and the
-// other rules return an error wrapping [ErrEmpty], since the first-exhausted mix
+// other rules return an error wrapping container.ErrEmpty, since the first-exhausted mix
 // of it would be empty and a resampled one could not draw from it. (Hugging Face's
 // interleave_datasets read such a source out of range or duplicated another's
 // observation: datasets issue 8626.)

@@ -34,7 +34,7 @@ func ExampleNew_emptySource() {
 	m, _ := mix.New(mix.AllExhausted, []float64{1, 1}, 0, a, empty)
 	fmt.Println(container.Collect[int](m))
 	// Output:
-	// obskit/mix.New: source 1 holds no observation, which a first-exhausted mix cannot take (AllExhausted leaves it out): empty source
+	// mix.New: source 1 holds no observation, which a first-exhausted mix cannot take (AllExhausted leaves it out): no observations
 	// [1 2]
 }
 
@@ -55,7 +55,7 @@ func ExampleViews() {
 		saved = b.Next()
 		break // preempted after the first batch
 	}
-	rest, _ := loader.From(saved)
+	rest, _ := loader.Resume(saved)
 	for b := range rest {
 		if b.Pos.Epoch > 0 {
 			break

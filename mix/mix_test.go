@@ -66,7 +66,7 @@ func TestSizingProperties(t *testing.T) {
 		m, err := mix.New(rule, w, seed, srcs...)
 		empty := slices.Contains(n, 0)
 		if rule != mix.AllExhausted && empty {
-			if !errors.Is(err, mix.ErrEmpty) {
+			if !errors.Is(err, container.ErrEmpty) {
 				t.Fatalf("trial %d: %v mix of sizes %v: error %v, want ErrEmpty", trial, rule, n, err)
 			}
 			continue
@@ -184,7 +184,7 @@ func TestEmptySources(t *testing.T) {
 			}
 		}
 		for _, rule := range []mix.Rule{mix.FirstExhausted, mix.Resample} {
-			if _, err := mix.New(rule, []float64{1, 1, 1}, 0, order...); !errors.Is(err, mix.ErrEmpty) {
+			if _, err := mix.New(rule, []float64{1, 1, 1}, 0, order...); !errors.Is(err, container.ErrEmpty) {
 				t.Errorf("%v mix with an empty source: error %v, want ErrEmpty", rule, err)
 			}
 		}

@@ -10,13 +10,10 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-// Errors returned by the package. Each returned error wraps exactly one of them
-// (test with [errors.Is]) and names the function and the offending value.
+// Errors returned by the package. Each returned error wraps exactly one of them,
+// or container.ErrEmpty for an empty source that a rule cannot mix (test with
+// [errors.Is]), and names the function and the offending value.
 var (
-	// ErrEmpty: a source holds no observation under a rule that cannot mix it
-	// (FirstExhausted would make an empty mix of it, Resample could not draw
-	// from it).
-	ErrEmpty = errors.New("empty source")
 	// ErrWeights: no sources, a number of weights other than the number of
 	// sources, a weight that is not a positive finite number, or an unknown rule.
 	ErrWeights = errors.New("invalid weights")
@@ -137,7 +134,7 @@ type Mixed[T any] struct {
 // (subset.Shuffle) to draw a random part of it, and shuffle the mix
 // (eachobs.Shuffle) for a random order.
 //
-// New returns an error wrapping [ErrEmpty] when a source holds no observation
+// New returns an error wrapping [container.ErrEmpty] when a source holds no observation
 // under FirstExhausted or Resample (an empty source is never read out of
 // range: AllExhausted leaves it out), [ErrWeights] for bad weights or rule, and
 // [ErrSize] when the mix would not fit an int.

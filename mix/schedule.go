@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/obskit/obskit/container"
 )
 
 // maxBlock bounds the number of positions of one block of the schedule: the
@@ -40,7 +42,7 @@ type schedule struct {
 
 // errorf returns an error of op wrapping sentinel.
 func errorf(op string, sentinel error, format string, args ...any) error {
-	return fmt.Errorf("obskit/%s: %s: %w", op, fmt.Sprintf(format, args...), sentinel)
+	return fmt.Errorf("%s: %s: %w", op, fmt.Sprintf(format, args...), sentinel)
 }
 
 // newSchedule sizes the mix of sources of sizes n with weights under rule, its
@@ -63,7 +65,7 @@ func newSchedule(op string, rule Rule, weights []float64, seed uint64, n []int) 
 	}
 	for j, m := range n {
 		if m == 0 && rule != AllExhausted {
-			return schedule{}, errorf(op, ErrEmpty, "source %d holds no observation, which a %v mix cannot take (AllExhausted leaves it out)", j, rule)
+			return schedule{}, errorf(op, container.ErrEmpty, "source %d holds no observation, which a %v mix cannot take (AllExhausted leaves it out)", j, rule)
 		}
 	}
 	// The seed orders the sources among themselves where the schedule has a tie
@@ -292,5 +294,5 @@ func (s *schedule) position(j, u int) int {
 		q, r := rel/ph.per[j], rel%ph.per[j]
 		return ph.start + q*ph.size + int(ph.slots[j][r])
 	}
-	panic(fmt.Sprintf("obskit/mix: internal error: use %d of source %d is not scheduled", u, j))
+	panic(fmt.Sprintf("mix: internal error: use %d of source %d is not scheduled", u, j))
 }

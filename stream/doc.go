@@ -38,6 +38,11 @@
 // [Unbatch] back to values.
 // Memory: [Cache] reads once and replays.
 //
+// The same decorators with checkpoints (a pass that saves its state, shuffle
+// buffers included, and resumes exactly), mixing of streams by weights and
+// sequence packing are in package stream/resumable, whose streams are read as
+// readers of this package.
+//
 // # Goroutines
 //
 // [Prefetch] reads ahead on a goroutine; [ParallelMap] applies a function on w

@@ -1,7 +1,6 @@
 package resumable
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,10 +8,6 @@ import (
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/mix"
 )
-
-// ErrEmpty is wrapped by the error a [Mix] under mix.Resample yields when a
-// source ends without yielding a value: it cannot be drawn from again.
-var ErrEmpty = errors.New("empty source")
 
 // Mix returns a [Stream] mixing sources by weights, the stream form of package
 // mix's containers: each step takes the next value of the source whose turn it
@@ -30,7 +25,7 @@ var ErrEmpty = errors.New("empty source")
 //   - mix.Resample: a source that ends starts a new pass (from its start: a
 //     shuffle in it draws the same order again) until every source has ended at
 //     least once; a source that ends without a value ends the stream with an
-//     error wrapping [ErrEmpty].
+//     error wrapping container.ErrEmpty.
 //
 // Its state is a few bytes per source (its count, whether it has ended) and the
 // sources' states. Mix panics with a [*container.ArgError] if there are no
@@ -121,7 +116,7 @@ func (it *mixIter[T]) next() (T, error, bool) {
 		case mix.Resample:
 			if it.got[j] == 0 {
 				it.done = true
-				return zero, fmt.Errorf("obskit/resumable.Mix: source %d ended without a value: %w", j, ErrEmpty), false
+				return zero, fmt.Errorf("resumable.Mix: source %d ended without a value: %w", j, container.ErrEmpty), false
 			}
 			it.ended[j] = true
 			all := true

@@ -147,7 +147,7 @@ type packIter[E any] struct {
 }
 
 func (it *packIter[E]) tooLong(s []E) error {
-	return fmt.Errorf("obskit/resumable.Pack: a sequence of %d tokens in rows of %d: %w", len(s), it.n.length, ErrTooLong)
+	return fmt.Errorf("resumable.Pack: a sequence of %d tokens in rows of %d: %w", len(s), it.n.length, ErrTooLong)
 }
 
 // fill reads sequences until rows rows are ready or the source ends.

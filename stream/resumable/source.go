@@ -192,7 +192,7 @@ type linesIter struct {
 func (it *linesIter) fail(format string, args ...any) error {
 	it.done = true
 	it.close()
-	return fmt.Errorf("obskit/resumable.Lines: "+format, args...)
+	return fmt.Errorf("resumable.Lines: "+format, args...)
 }
 
 func (it *linesIter) next() (string, error, bool) {
@@ -227,7 +227,7 @@ func (it *linesIter) next() (string, error, bool) {
 				it.done = true
 				if cerr := it.rc.Close(); cerr != nil {
 					it.open = false
-					return "", fmt.Errorf("obskit/resumable.Lines: close: %w", cerr), false
+					return "", fmt.Errorf("resumable.Lines: close: %w", cerr), false
 				}
 				it.open = false
 				return "", nil, false

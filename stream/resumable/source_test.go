@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/mix"
 	"github.com/obskit/obskit/stream"
 	"github.com/obskit/obskit/stream/resumable"
@@ -109,7 +110,7 @@ func TestMixStream(t *testing.T) {
 			}
 		case mix.Resample:
 			if slices.Contains(n, 0) {
-				if !errors.Is(err, resumable.ErrEmpty) {
+				if !errors.Is(err, container.ErrEmpty) {
 					t.Fatalf("trial %d: resampled mix of %v: error %v, want ErrEmpty", trial, n, err)
 				}
 				continue

@@ -52,7 +52,7 @@ func saveValues[T any](w *writer, vs []T) {
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(vs); err != nil {
-		w.err = fmt.Errorf("obskit/resumable: saving %d values of type %T: %w", len(vs), vs, err)
+		w.err = fmt.Errorf("resumable.Pass.Save: saving %d values of type %T: %w", len(vs), vs, err)
 		return
 	}
 	w.bytes(buf.Bytes())
@@ -69,7 +69,7 @@ type reader struct {
 // fail records the first error, naming the node being read.
 func (r *reader) fail(format string, args ...any) {
 	if r.err == nil {
-		r.err = fmt.Errorf("obskit/resumable: state: node %d (%s): %s: %w", r.node, r.kind, fmt.Sprintf(format, args...), ErrState)
+		r.err = fmt.Errorf("resumable.Stream.Start: node %d (%s): %s: %w", r.node, r.kind, fmt.Sprintf(format, args...), ErrState)
 	}
 }
 

@@ -161,7 +161,7 @@ func (p *Pass[T]) All() stream.Reader[T] {
 // state) or when a held value cannot be encoded by gob.
 func (p *Pass[T]) Save() ([]byte, error) {
 	if p.failed != nil {
-		return nil, fmt.Errorf("obskit/resumable.Pass.Save: the pass failed (%v); resume from an earlier state", p.failed)
+		return nil, fmt.Errorf("resumable.Pass.Save: the pass failed (%v); resume from an earlier state", p.failed)
 	}
 	w := &writer{b: append(make([]byte, 0, 64), magic...)}
 	w.uint(version)
