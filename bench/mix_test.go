@@ -11,7 +11,7 @@ import (
 
 // mixThree mixes the first 30000, the next 20000 and the last 10000
 // observations of c 3:2:1, every observation once.
-func mixThree[T, B any](c container.Batched[T, B]) (*mix.View[T, B], error) {
+func mixThree[T, B any](c container.Batched[T, B]) (*mix.Mixed[T, B], error) {
 	parts := []container.IndexView[T, B]{subset.Range(c, 0, 30000), subset.Range(c, 30000, 50000), subset.Range(c, 50000, c.Nobs())}
 	return mix.Views(mix.AllExhausted, []float64{3, 2, 1}, 7, parts...)
 }

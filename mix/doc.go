@@ -48,9 +48,11 @@
 //
 // # Batches
 //
-// [Mixed] gathers batches as slices, reading each source a batch touches with
-// one GetObsInto call. [Views] mixes views of one container (subset.Range,
-// subset.Of, splits) and is itself a view of that container (a
-// container.IndexView), so a loop gathers a batch with one call of the
-// container's own GetObsInto: an array's gather kernel.
+// A mix is a view (container.IndexView) of one container, so a loop gathers a
+// batch of it with one call of that container's GetObsInto on the mapped
+// indices. [Views] mixes views of one container (subset.Range, subset.Of,
+// splits) and is a view of that container: a mix of parts of an array keeps the
+// array's gather kernel. [New] mixes any containers and is a view of their join
+// (transform.Join): batches are slices, read with one GetObsInto call per source
+// a batch touches.
 package mix

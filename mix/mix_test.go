@@ -134,7 +134,7 @@ func TestSizingProperties(t *testing.T) {
 // checkProportions checks that in every prefix of the first phase (all sources
 // taking part) each source holds its share of positions to within one
 // observation plus the rounding of the weights to a block.
-func checkProportions(t *testing.T, what string, m *mix.Mixed[int], n []int, w []float64, rule mix.Rule) {
+func checkProportions(t *testing.T, what string, m *mix.Mixed[int, []int], n []int, w []float64, rule mix.Rule) {
 	t.Helper()
 	sum := 0.0
 	for j := range w {
@@ -256,7 +256,8 @@ func TestConformance(t *testing.T) {
 }
 
 // TestGathersBySource shows the fast paths: a batch of a Mixed reads each source
-// with one GetObsInto call, and a batch of a View reads the shared source with
+// with one GetObsInto call (through their join), and a batch of a mix of views
+// reads the shared source with
 // one call.
 func TestGathersBySource(t *testing.T) {
 	a, b := containertest.NewCounting(tagged(0, 50)), containertest.NewCounting(tagged(1, 50))
@@ -285,7 +286,7 @@ func TestGathersBySource(t *testing.T) {
 	c.Reset()
 	v.GetObsInto(nil, idx)
 	if c.Batches() != 1 || c.Singles() != 0 {
-		t.Errorf("a batch of a View read the source with %d GetObsInto and %d GetObs calls, want 1 and 0", c.Batches(), c.Singles())
+		t.Errorf("a batch of a mix of views read the source with %d GetObsInto and %d GetObs calls, want 1 and 0", c.Batches(), c.Singles())
 	}
 	if _, err := mix.Views(mix.FirstExhausted, []float64{1, 1}, 0, container.IndexView[int, []int](subset.Range(c, 0, 50)), subset.Range(a, 0, 10)); !errors.Is(err, mix.ErrSource) {
 		t.Errorf("views of two containers: error %v, want ErrSource", err)

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
-	"sync"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/indexbuf"
+	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/transform"
 )
 
 // Errors returned by the package. Each returned error wraps exactly one of them,
@@ -19,7 +20,7 @@ var (
 	ErrWeights = errors.New("invalid weights")
 	// ErrSize: the mix would hold more than math.MaxInt observations.
 	ErrSize = errors.New("mix too large")
-	// ErrSource: the sources given to [Views] are not views of one container.
+	// ErrSource: the views given to [Views] are not views of one container.
 	ErrSource = errors.New("views of different containers")
 )
 
@@ -62,59 +63,29 @@ func (r Rule) String() string {
 	return "Rule(" + strconv.Itoa(int(r)) + ")"
 }
 
-// plan is the part of a mix that does not depend on its sources' types.
-type plan struct{ s schedule }
-
-// Nobs returns the number of observations of the mix.
-func (p *plan) Nobs() int { return p.s.total }
-
-// Locate returns the source of observation i of the mix and the index of the
-// observation within that source. It panics with a [*container.IndexError] when
-// i is outside [0, Nobs()).
-func (p *plan) Locate(i int) (source, index int) {
-	container.CheckIndex("mix.Locate", i, p.s.total)
-	return p.s.locate(i)
-}
-
-// Counts returns how many observations of each source the mix holds, in the
-// order of the sources (with repeats under Resample); newly allocated.
-func (p *plan) Counts() []int { return append([]int(nil), p.s.uses...) }
-
-// Rule returns the rule the mix was built with.
-func (p *plan) Rule() Rule { return p.s.rule }
-
-// Position returns the observation of the mix that holds the use-th observation
-// the mix takes from source (use counts from 0 up to Counts()[source]): the
-// inverse of [Mixed.Locate] on uses. Under Resample the use-th observation of a
-// source is its observation use % Nobs. Position panics with a
-// [*container.IndexError] when source or use is out of range.
-func (p *plan) Position(source, use int) int {
-	container.CheckIndex("mix.Position", source, len(p.s.uses))
-	container.CheckIndex("mix.Position", use, p.s.uses[source])
-	return p.s.position(source, use)
-}
-
-var _ container.Random[int, []int] = (*Mixed[int])(nil)
+var (
+	_ container.IndexView[int, []int] = (*Mixed[int, []int])(nil)
+	_ container.Random[int, []int]    = (*Mixed[int, []int])(nil)
+)
 
 // A Mixed is a container mixing the observations of several containers of one
 // observation type by weights: observation i of the mix is an observation of one
-// of the sources, chosen by a fixed schedule that [New] works out once. It is
-// immutable, holds O(sources) memory beside a block of at most 4096 positions
-// per phase, and finds the source of an index in O(1) (a division and a table
-// look-up). The sources must not change their Nobs while the mix is in use.
+// of the sources, chosen by a fixed schedule that [New] or [Views] works out once.
+// It is immutable, holds O(sources) memory beside a block of at most 4096
+// positions per phase, and finds the source of an index in O(1) (a division and
+// a table look-up). The sources must not change their Nobs while the mix is in
+// use.
 //
-// A Mixed is Batched with slice batches, as transform.Join is: GetObsInto reads
-// each source that a batch touches with one GetObsInto call when the source is
-// Batched[T, []T], and observation by observation otherwise. To mix arrays and
-// keep their gather kernel, make the sources views of one array and mix them with
-// [Views].
-type Mixed[T any] struct {
-	plan
-	srcs []container.Container[T]
-	// random[j] says whether source j draws per observation (has GetObsRand):
-	// such a source is read with randomness of its own even outside a loop.
-	random []bool
-	tmp    sync.Pool // of *[]T: observations of one source before they are placed
+// A Mixed is a view ([container.IndexView]) of one container: for [Views], the
+// container its views read; for [New], the join of the sources
+// (transform.Join), whose batches are slices read one GetObsInto call per source
+// a batch touches. A loop gathers a batch of the mix with one GetObsInto call of
+// that container on the mapped indices, so a mix of views of an array keeps the
+// array's gather kernel.
+type Mixed[T, B any] struct {
+	s     schedule
+	src   container.Batched[T, B]
+	views []container.IndexView[T, B]
 }
 
 // New returns the mix of sources by weights (one per source, any positive finite
@@ -134,191 +105,63 @@ type Mixed[T any] struct {
 // (subset.Shuffle) to draw a random part of it, and shuffle the mix
 // (eachobs.Shuffle) for a random order.
 //
-// New returns an error wrapping [container.ErrEmpty] when a source holds no observation
-// under FirstExhausted or Resample (an empty source is never read out of
-// range: AllExhausted leaves it out), [ErrWeights] for bad weights or rule, and
-// [ErrSize] when the mix would not fit an int.
-func New[T any](rule Rule, weights []float64, seed uint64, sources ...container.Container[T]) (*Mixed[T], error) {
-	n := make([]int, len(sources))
-	for j, c := range sources {
+// The mix reads its sources through their join, transform.Join(sources...):
+// batches are slices, and a source that draws per observation
+// (container.Random) draws with r.Stream(j) as a join's part j does, so that two
+// sources draw independent numbers and an observation draws alike wherever the
+// mix puts it (a repeat of Resample draws as its first use, as a repeated index
+// of subset.Of does). To mix arrays and keep their gather kernel, make the
+// sources views of one array and mix them with [Views].
+//
+// New returns an error wrapping [container.ErrEmpty] when a source holds no
+// observation under FirstExhausted or Resample (an empty source is never read out
+// of range: AllExhausted leaves it out), [ErrWeights] for bad weights or rule,
+// and [ErrSize] when the mix would not fit an int.
+func New[T any](rule Rule, weights []float64, seed uint64, sources ...container.Container[T]) (*Mixed[T, []T], error) {
+	for _, c := range sources {
 		container.CheckArg(c != nil, "mix.New", "source", "nil", "a container")
-		n[j] = c.Nobs()
 	}
-	s, err := newSchedule("mix.New", rule, weights, seed, n)
-	if err != nil {
-		return nil, err
-	}
-	m := &Mixed[T]{plan: plan{s}, srcs: append([]container.Container[T](nil), sources...), random: make([]bool, len(sources))}
-	for j, c := range sources {
-		_, m.random[j] = c.(interface {
-			GetObsRand(int, container.ObsRand) T
-		})
-	}
-	m.tmp.New = func() any { return new([]T) }
-	return m, nil
-}
-
-// GetObs returns observation i of the mix: the observation of its source that
-// [Mixed.Locate] names. It panics with a [*container.IndexError] when i is
-// outside [0, Nobs()).
-func (m *Mixed[T]) GetObs(i int) T {
-	container.CheckIndex("mix.Mixed.GetObs", i, m.s.total)
-	j, k := m.s.locate(i)
-	if m.random[j] {
-		return container.GetObsRand(m.srcs[j], k, container.ObsRand{}.Stream(uint64(j)))
-	}
-	return m.srcs[j].GetObs(k)
-}
-
-// GetObsRand returns observation i drawn with r: the observation of source j
-// that [Mixed.Locate] names, drawn with r.Stream(j) when the source draws per
-// observation (container.Random), so that two sources draw independent numbers
-// and an observation draws alike wherever the mix puts it (a repeat of
-// Resample draws as its first use, as a repeated index of subset.Of does).
-// GetObs and GetObsInto read a random source the same way with the zero
-// ObsRand. It panics as GetObs does.
-func (m *Mixed[T]) GetObsRand(i int, r container.ObsRand) T {
-	container.CheckIndex("mix.Mixed.GetObsRand", i, m.s.total)
-	j, k := m.s.locate(i)
-	return container.GetObsRand(m.srcs[j], k, r.Stream(uint64(j)))
-}
-
-// GetObsInto sets dst to the observations at idx, reusing dst's memory when it
-// can hold len(idx) observations; see [Mixed] for how sources are read. It panics
-// with a [*container.IndexError] when an index is out of range.
-func (m *Mixed[T]) GetObsInto(dst []T, idx []int) []T {
-	container.CheckIndices("mix.Mixed.GetObsInto", idx, m.s.total)
-	return m.gather(dst, idx, nil)
-}
-
-// GetObsRandInto is GetObsInto with the observations of source j drawn with
-// r.Stream(j) when it draws per observation, as [Mixed.GetObsRand].
-func (m *Mixed[T]) GetObsRandInto(dst []T, idx []int, r container.ObsRand) []T {
-	container.CheckIndices("mix.Mixed.GetObsRandInto", idx, m.s.total)
-	return m.gather(dst, idx, &r)
-}
-
-// gather reads the observations at the checked idx into dst, by source; r is
-// the randomness of the loop, or nil outside one.
-func (m *Mixed[T]) gather(dst []T, idx []int, r *container.ObsRand) []T {
-	nobs := len(idx)
-	dst = container.Resize(dst, nobs)
-	if nobs == 0 {
-		return dst
-	}
-	k := len(m.srcs)
-	buf := indexbuf.Get()
-	s := container.Resize(*buf, 3*nobs+k+1)
-	*buf = s
-	// Sort the batch positions by source (a stable counting sort), so that each
-	// source is read with one call.
-	srcOf, order, local, next := s[:nobs], s[nobs:2*nobs], s[2*nobs:3*nobs], s[3*nobs:]
-	clear(next)
-	for a, i := range idx {
-		j, o := m.s.locate(i)
-		srcOf[a], local[a] = j, o
-		next[j+1]++
-	}
-	for j := range k {
-		next[j+1] += next[j]
-	}
-	for a, j := range srcOf {
-		order[next[j]] = a
-		next[j]++
-	}
-	tmp := m.tmp.Get().(*[]T)
+	join := transform.Join(sources...)
+	views := make([]container.IndexView[T, []T], len(sources))
 	lo := 0
-	for j := range k {
-		hi := next[j]
-		if hi == lo {
-			continue
-		}
-		sel := order[lo:hi]
-		loc := srcOf[lo:hi] // srcOf is no longer needed: reuse it for the local indices
-		for b, at := range sel {
-			loc[b] = local[at]
-		}
-		*tmp = m.read(j, *tmp, loc, r)
-		for b, at := range sel {
-			dst[at] = (*tmp)[b]
-		}
-		clear(*tmp) // drop references the observations may hold
-		lo = hi
+	for j, c := range sources {
+		views[j] = subset.Range(container.Batched[T, []T](join), lo, lo+c.Nobs())
+		lo += c.Nobs()
 	}
-	m.tmp.Put(tmp)
-	indexbuf.Put(buf)
-	return dst
-}
-
-// read gathers the observations at idx of source j into dst, drawn with
-// r.Stream(j) when the source is random (the zero ObsRand's when r is nil).
-func (m *Mixed[T]) read(j int, dst []T, idx []int, r *container.ObsRand) []T {
-	c := m.srcs[j]
-	if !m.random[j] {
-		if b, ok := c.(container.Batched[T, []T]); ok {
-			return b.GetObsInto(dst, idx)
-		}
-		dst = container.Resize(dst, len(idx))
-		for a, i := range idx {
-			dst[a] = c.GetObs(i)
-		}
-		return dst
-	}
-	var rj container.ObsRand
-	if r == nil {
-		rj = container.NewObsRand(0, 0).Stream(uint64(j))
-	} else {
-		rj = r.Stream(uint64(j))
-	}
-	if b, ok := c.(container.Batched[T, []T]); ok {
-		return container.GetObsRandInto(b, dst, idx, rj)
-	}
-	dst = container.Resize(dst, len(idx))
-	for a, i := range idx {
-		dst[a] = container.GetObsRand(c, i, rj)
-	}
-	return dst
-}
-
-var (
-	_ container.IndexView[int, []int] = (*View[int, []int])(nil)
-	_ container.Random[int, []int]    = (*View[int, []int])(nil)
-)
-
-// A View is a mix of views of one container (subsets, splits, ranges of it): a
-// [container.IndexView] of that container, so that a loop gathers a batch of the
-// mix with one call of the container's GetObsInto (an array's gather kernel).
-// Build one with [Views]; its schedule is [Mixed]'s.
-type View[T, B any] struct {
-	plan
-	src   container.Batched[T, B]
-	views []container.IndexView[T, B]
+	return build("mix.New", rule, weights, seed, join, views)
 }
 
 // Views returns the mix of views, which must all be views of one container (their
-// Source is the same), with the sizing and schedule of [New]. It returns the
-// errors of [New], and one wrapping [ErrSource] when two views have different
-// sources.
+// Source is the same), with the sizing and schedule of [New]; the mix is a view
+// of that container, and a source that draws per observation draws as the views
+// pass it on. It returns the errors of [New], and one wrapping [ErrSource] when
+// two views have different sources.
 //
 //	train, err := mix.Views(mix.FirstExhausted, []float64{0.7, 0.3}, seed,
 //		subset.Range(x, 0, 50000), subset.Range(x, 50000, 60000))
-func Views[T, B any](rule Rule, weights []float64, seed uint64, views ...container.IndexView[T, B]) (*View[T, B], error) {
-	n := make([]int, len(views))
+func Views[T, B any](rule Rule, weights []float64, seed uint64, views ...container.IndexView[T, B]) (*Mixed[T, B], error) {
 	var src container.Batched[T, B]
 	for j, v := range views {
 		container.CheckArg(v != nil, "mix.Views", "view", "nil", "a container.IndexView")
-		n[j] = v.Nobs()
 		if j == 0 {
 			src = v.Source()
 		} else if !same(src, v.Source()) {
 			return nil, errorf("mix.Views", ErrSource, "view %d reads %T, view 0 reads %T (not the same container)", j, v.Source(), src)
 		}
 	}
-	s, err := newSchedule("mix.Views", rule, weights, seed, n)
+	return build("mix.Views", rule, weights, seed, src, append([]container.IndexView[T, B](nil), views...))
+}
+
+func build[T, B any](op string, rule Rule, weights []float64, seed uint64, src container.Batched[T, B], views []container.IndexView[T, B]) (*Mixed[T, B], error) {
+	n := make([]int, len(views))
+	for j, v := range views {
+		n[j] = v.Nobs()
+	}
+	s, err := newSchedule(op, rule, weights, seed, n)
 	if err != nil {
 		return nil, err
 	}
-	return &View[T, B]{plan: plan{s}, src: src, views: append([]container.IndexView[T, B](nil), views...)}, nil
+	return &Mixed[T, B]{s: s, src: src, views: views}, nil
 }
 
 // same reports whether a and b are the same container: equal interface values,
@@ -342,58 +185,90 @@ func same(a, b any) bool {
 	return false
 }
 
-// Source returns the container every view reads from.
-func (v *View[T, B]) Source() container.Batched[T, B] { return v.src }
+// Nobs returns the number of observations of the mix.
+func (m *Mixed[T, B]) Nobs() int { return m.s.total }
+
+// Locate returns the source of observation i of the mix and the index of the
+// observation within that source. It panics with a [*container.IndexError] when
+// i is outside [0, Nobs()).
+func (m *Mixed[T, B]) Locate(i int) (source, index int) {
+	container.CheckIndex("mix.Mixed.Locate", i, m.s.total)
+	return m.s.locate(i)
+}
+
+// Counts returns how many observations of each source the mix holds, in the
+// order of the sources (with repeats under Resample); newly allocated.
+func (m *Mixed[T, B]) Counts() []int { return append([]int(nil), m.s.uses...) }
+
+// Rule returns the rule the mix was built with.
+func (m *Mixed[T, B]) Rule() Rule { return m.s.rule }
+
+// Position returns the observation of the mix that holds the use-th observation
+// the mix takes from source (use counts from 0 up to Counts()[source]): the
+// inverse of [Mixed.Locate] on uses. Under Resample the use-th observation of a
+// source is its observation use % Nobs. Position panics with a
+// [*container.IndexError] when source or use is out of range.
+func (m *Mixed[T, B]) Position(source, use int) int {
+	container.CheckIndex("mix.Mixed.Position", source, len(m.s.uses))
+	container.CheckIndex("mix.Mixed.Position", use, m.s.uses[source])
+	return m.s.position(source, use)
+}
+
+// Source returns the container the mix is a view of: the views' container for
+// [Views], the join of the sources for [New].
+func (m *Mixed[T, B]) Source() container.Batched[T, B] { return m.src }
 
 // MapIndices writes the source indices of the mix indices idx into dst, reusing
 // dst's memory when it can, and returns it; dst may be idx itself. It panics with
 // a [*container.IndexError] when an index is out of range.
-func (v *View[T, B]) MapIndices(dst, idx []int) []int {
-	container.CheckIndices("mix.View.MapIndices", idx, v.s.total)
+func (m *Mixed[T, B]) MapIndices(dst, idx []int) []int {
+	container.CheckIndices("mix.Mixed.MapIndices", idx, m.s.total)
 	dst = container.Resize(dst, len(idx))
 	for a, i := range idx {
-		j, k := v.s.locate(i)
+		j, k := m.s.locate(i)
 		dst[a] = k // mapped in place by the view: no scratch to allocate
-		v.views[j].MapIndices(dst[a:a+1], dst[a:a+1])
+		m.views[j].MapIndices(dst[a:a+1], dst[a:a+1])
 	}
 	return dst
 }
 
+// at returns the source index of the checked mix index i.
+func (m *Mixed[T, B]) at(i int) int {
+	j, k := m.s.locate(i)
+	one := [1]int{k}
+	return m.views[j].MapIndices(one[:], one[:])[0]
+}
+
 // GetObs returns observation i of the mix. It panics with a
 // [*container.IndexError] when i is outside [0, Nobs()).
-func (v *View[T, B]) GetObs(i int) T {
-	container.CheckIndex("mix.View.GetObs", i, v.s.total)
-	j, k := v.s.locate(i)
-	return v.views[j].GetObs(k)
+func (m *Mixed[T, B]) GetObs(i int) T {
+	container.CheckIndex("mix.Mixed.GetObs", i, m.s.total)
+	return m.src.GetObs(m.at(i))
 }
 
 // GetObsInto gathers the observations at idx with one call of the source's
 // GetObsInto on the mapped indices, reusing dst as that method does.
-func (v *View[T, B]) GetObsInto(dst B, idx []int) B {
+func (m *Mixed[T, B]) GetObsInto(dst B, idx []int) B {
 	p := indexbuf.Get()
-	*p = v.MapIndices(*p, idx)
-	dst = v.src.GetObsInto(dst, *p)
+	*p = m.MapIndices(*p, idx)
+	dst = m.src.GetObsInto(dst, *p)
 	indexbuf.Put(p)
 	return dst
 }
 
-// GetObsRand returns observation i of the mix drawn with r: the observation of
-// the shared source that i maps to, drawn with r as the source draws it (as a
-// subset view passes it on). It panics as GetObs does.
-func (v *View[T, B]) GetObsRand(i int, r container.ObsRand) T {
-	container.CheckIndex("mix.View.GetObsRand", i, v.s.total)
-	var one [1]int
-	one[0] = i
-	v.MapIndices(one[:], one[:])
-	return container.GetObsRand(v.src, one[0], r)
+// GetObsRand returns observation i of the mix drawn with r, as its source draws
+// it. It panics as GetObs does.
+func (m *Mixed[T, B]) GetObsRand(i int, r container.ObsRand) T {
+	container.CheckIndex("mix.Mixed.GetObsRand", i, m.s.total)
+	return container.GetObsRand(m.src, m.at(i), r)
 }
 
 // GetObsRandInto is GetObsInto with the observations drawn with r when the
 // source draws per observation.
-func (v *View[T, B]) GetObsRandInto(dst B, idx []int, r container.ObsRand) B {
+func (m *Mixed[T, B]) GetObsRandInto(dst B, idx []int, r container.ObsRand) B {
 	p := indexbuf.Get()
-	*p = v.MapIndices(*p, idx)
-	dst = container.GetObsRandInto(v.src, dst, *p, r)
+	*p = m.MapIndices(*p, idx)
+	dst = container.GetObsRandInto(m.src, dst, *p, r)
 	indexbuf.Put(p)
 	return dst
 }
