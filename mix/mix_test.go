@@ -257,8 +257,7 @@ func TestConformance(t *testing.T) {
 
 // TestGathersBySource shows the fast paths: a batch of a Mixed reads each source
 // with one GetObsInto call (through their join), and a batch of a mix of views
-// reads the shared source with
-// one call.
+// reads the shared source with one call.
 func TestGathersBySource(t *testing.T) {
 	a, b := containertest.NewCounting(tagged(0, 50)), containertest.NewCounting(tagged(1, 50))
 	m, err := mix.New(mix.FirstExhausted, []float64{1, 1}, 0, container.Container[int](a), b)
