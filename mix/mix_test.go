@@ -88,6 +88,9 @@ func TestSizingProperties(t *testing.T) {
 			if got := m.GetObs(i); got != 1000*j+k {
 				t.Fatalf("%s: GetObs(%d) = %d, want %d", what, i, got, 1000*j+k)
 			}
+			if js, u := m.Use(i); js != j || u != uses[j] {
+				t.Fatalf("%s: Use(%d) = (%d, %d), want (%d, %d)", what, i, js, u, j, uses[j])
+			}
 			if p := m.Position(j, uses[j]); p != i {
 				t.Fatalf("%s: Position(%d, %d) = %d, want %d", what, j, uses[j], p, i)
 			}

@@ -196,6 +196,18 @@ func (m *Mixed[T, B]) Locate(i int) (source, index int) {
 	return m.s.locate(i)
 }
 
+// Use returns the source of observation i of the mix and its use of that
+// source: how many positions before i hold the same source. It is Locate's
+// index but under Resample, where the index is use % the source's Nobs;
+// [Mixed.Position] is its inverse. Orders that shuffle each source's uses among
+// the positions the schedule gives that source (and so keep every batch in
+// proportion) are built on the pair. It panics with a [*container.IndexError]
+// when i is outside [0, Nobs()).
+func (m *Mixed[T, B]) Use(i int) (source, use int) {
+	container.CheckIndex("mix.Mixed.Use", i, m.s.total)
+	return m.s.use(i)
+}
+
 // Counts returns how many observations of each source the mix holds, in the
 // order of the sources (with repeats under Resample); newly allocated.
 func (m *Mixed[T, B]) Counts() []int { return append([]int(nil), m.s.uses...) }

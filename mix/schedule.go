@@ -264,6 +264,15 @@ func (ph *phase) after(j, m int) (int, bool) {
 // locate returns the source of position p of the mix and the observation of it
 // that p reads. p must be in [0, total).
 func (s *schedule) locate(p int) (src, obs int) {
+	j, u := s.use(p)
+	if s.rule == Resample {
+		u %= s.n[j]
+	}
+	return j, u
+}
+
+// use returns the source of position p and the number of its uses before p.
+func (s *schedule) use(p int) (src, use int) {
 	ph := &s.phases[0]
 	for k := 1; p >= ph.end; k++ {
 		ph = &s.phases[k]
@@ -271,11 +280,7 @@ func (s *schedule) locate(p int) (src, obs int) {
 	o := p - ph.start
 	q, r := o/ph.size, o%ph.size
 	j := int(ph.src[r])
-	use := ph.base[j] + q*ph.per[j] + int(ph.rank[r])
-	if s.rule == Resample {
-		use %= s.n[j]
-	}
-	return j, use
+	return j, ph.base[j] + q*ph.per[j] + int(ph.rank[r])
 }
 
 // position returns the position of the mix holding use u of source j (u in
