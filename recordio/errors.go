@@ -15,9 +15,6 @@ var (
 	// record, an image record shorter than its header and labels, a malformed
 	// index line, an index offset that is not the start of a record.
 	ErrFormat = errors.New("malformed RecordIO")
-	// ErrKey is wrapped by the error of a lookup of a key the index does not
-	// hold.
-	ErrKey = errors.New("no such key")
 	// ErrTooLarge is wrapped by the error of writing a record of 2^29 bytes or
 	// more, which the format cannot hold (dmlc-core refuses them too).
 	ErrTooLarge = errors.New("record too large")
