@@ -63,7 +63,6 @@ func Example_images() {
 	if err != nil {
 		panic(err)
 	}
-	defer data.X().File().Close()
 
 	for b := range eachobs.Batches(data, 2, eachobs.Shuffle(7)) {
 		images, classes := b.Data.X, b.Data.Y // [][]byte of JPEG files and []int, reused next step

@@ -56,7 +56,6 @@ func ExampleOpenRecords() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer data.X().File().Close()
 	for i := range data.Nobs() {
 		fmt.Printf("key %d: id %d, labels %v, %d bytes of image\n",
 			data.X().File().Key(i), data.Headers[i].ID, data.Y()[i], len(data.GetObs(i).X))

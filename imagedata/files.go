@@ -85,7 +85,7 @@ func (f *Files) AppendFile(dst []byte, i int) ([]byte, error) {
 	path := f.Path(i)
 	fl, err := os.Open(path)
 	if err != nil {
-		return dst, readError(path, unwrapPath(err))
+		return dst, readError(path, "", unwrapPath(err))
 	}
 	defer fl.Close()
 	at := len(dst)
@@ -102,7 +102,7 @@ func (f *Files) AppendFile(dst []byte, i int) ([]byte, error) {
 			return dst, nil
 		}
 		if err != nil {
-			return dst[:at], readError(path, unwrapPath(err))
+			return dst[:at], readError(path, "", unwrapPath(err))
 		}
 	}
 }

@@ -53,9 +53,10 @@ type Folder struct {
 //   - the classes come one after the other, in class order.
 //
 // A folder that leads back to one it is inside (a symbolic link loop) is not
-// entered again. OpenFolder returns an error wrapping [ErrEmpty] when root
-// has no class folder, or a class folder holds no image and opts.AllowEmpty
-// is false, naming those classes; an error of the file system names the path.
+// entered again. OpenFolder returns an error wrapping container.ErrEmpty
+// when root has no class folder, or a class folder holds no image and
+// opts.AllowEmpty is false, naming those classes (torchvision raises these
+// too); an error of the file system names the path.
 func OpenFolder(root string, opts FolderOptions) (*Folder, error) {
 	exts := opts.Extensions
 	if exts == nil {
@@ -73,7 +74,7 @@ func OpenFolder(root string, opts FolderOptions) (*Folder, error) {
 	}
 	slices.Sort(classes)
 	if len(classes) == 0 {
-		return nil, fmt.Errorf("imagedata: %s: %w: no class folder in it", root, ErrEmpty)
+		return nil, fmt.Errorf("imagedata: %s: %w: no class folder in it", root, container.ErrEmpty)
 	}
 	var paths []string
 	var labels []int
@@ -103,7 +104,7 @@ func OpenFolder(root string, opts FolderOptions) (*Folder, error) {
 		}
 	}
 	if len(empty) > 0 && !opts.AllowEmpty {
-		return nil, fmt.Errorf("imagedata: %s: %w: no image in the class folders %s (the extensions are %s)", root, ErrEmpty, strings.Join(empty, ", "), strings.Join(exts, ", "))
+		return nil, fmt.Errorf("imagedata: %s: %w: no image in the class folders %s (the extensions are %s)", root, container.ErrEmpty, strings.Join(empty, ", "), strings.Join(exts, ", "))
 	}
 	t, err := tuples.Zip2(NewFiles(root, paths), container.Slice[int](labels))
 	if err != nil {

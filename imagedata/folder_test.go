@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/container"
 )
 
 // tree makes files (with their own paths as contents) and symbolic links
@@ -120,12 +121,12 @@ func pythonRef(t *testing.T, v any, args ...string) bool {
 func TestOpenFolderErrors(t *testing.T) {
 	root := tree(t, classTree, nil)
 	_, err := OpenFolder(root, FolderOptions{})
-	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "no image in the class folders b ") {
-		t.Errorf("a class without an image: %v, want ErrEmpty naming b", err)
+	if !errors.Is(err, container.ErrEmpty) || !strings.Contains(err.Error(), "no image in the class folders b ") {
+		t.Errorf("a class without an image: %v, want container.ErrEmpty naming b", err)
 	}
 	_, err = OpenFolder(filepath.Join(root, "a", "sub", "deep"), FolderOptions{})
-	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "no class folder") {
-		t.Errorf("no class folder: %v, want ErrEmpty", err)
+	if !errors.Is(err, container.ErrEmpty) || !strings.Contains(err.Error(), "no class folder") {
+		t.Errorf("no class folder: %v, want container.ErrEmpty", err)
 	}
 	_, err = OpenFolder(filepath.Join(root, "missing"), FolderOptions{})
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "missing") {

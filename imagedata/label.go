@@ -1,6 +1,7 @@
 package imagedata
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -22,7 +23,7 @@ type Labeled[X container.Batched[[]byte, [][]byte], L any] = tuples.Tuple2[X, co
 // [OpenList] or [OpenRecords]; the labels are then float32.
 func First(labels []float32) (float32, error) {
 	if len(labels) == 0 {
-		return 0, fmt.Errorf("%w: no label", ErrLabel)
+		return 0, errors.New("imagedata.First: no label")
 	}
 	return labels[0], nil
 }
@@ -32,12 +33,12 @@ func First(labels []float32) (float32, error) {
 // Pass it to [OpenList] or [OpenRecords]; the labels are then int, as
 // [OpenFolder]'s.
 func Class(labels []float32) (int, error) {
-	l, err := First(labels)
-	if err != nil {
-		return 0, err
+	if len(labels) == 0 {
+		return 0, errors.New("imagedata.Class: no label")
 	}
+	l := labels[0]
 	if l < 0 || l >= 1<<31 || l != float32(math.Trunc(float64(l))) {
-		return 0, fmt.Errorf("%w: label %v is not a class number (a whole number from 0 to 2^31-1)", ErrLabel, l)
+		return 0, fmt.Errorf("imagedata.Class: label %v is not a class number (a whole number from 0 to 2^31-1)", l)
 	}
 	return int(l), nil
 }
@@ -49,7 +50,7 @@ func Class(labels []float32) (int, error) {
 // (it needs ordered labels).
 func All(labels []float32) ([]float32, error) {
 	if len(labels) == 0 {
-		return nil, fmt.Errorf("%w: no label", ErrLabel)
+		return nil, errors.New("imagedata.All: no label")
 	}
 	return slices.Clone(labels), nil
 }

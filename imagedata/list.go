@@ -175,7 +175,7 @@ func OpenList[L any](path, root string, label func(labels []float32) (L, error))
 	for i, e := range list {
 		paths[i] = e.Path
 		if labels[i], err = label(e.Labels); err != nil {
-			return nil, labelError(fmt.Sprintf("%s: entry %d (index %d, %s)", path, i+1, e.Index, e.Path), err)
+			return nil, labelError(path, fmt.Sprintf("entry %d (index %d, %s)", i+1, e.Index, e.Path), err)
 		}
 	}
 	t, err := tuples.Zip2(NewFiles(root, paths), container.Slice[L](labels))

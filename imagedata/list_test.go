@@ -93,11 +93,11 @@ func TestOpenList(t *testing.T) {
 
 	bad := writeFile(t, "bad.lst", "0\t2\ta.jpg\n1\t1.5\tb.jpg\n")
 	_, err = OpenList(bad, "", Class)
-	if !errors.Is(err, ErrLabel) || !strings.Contains(err.Error(), "bad.lst: entry 2 (index 1, b.jpg): invalid label: label 1.5 is not a class number") {
+	if !errors.Is(err, ErrLabel) || !strings.Contains(err.Error(), "bad.lst: invalid label: entry 2 (index 1, b.jpg): imagedata.Class: label 1.5 is not a class number") {
 		t.Errorf("a label 1.5 as a class: %v", err)
 	}
 	_, err = OpenList(bad, "", func([]float32) (string, error) { return "", errors.New("no strings") })
-	if !errors.Is(err, ErrLabel) || !strings.Contains(err.Error(), "entry 1 (index 0, a.jpg): invalid label: no strings") {
+	if !errors.Is(err, ErrLabel) || !strings.Contains(err.Error(), "bad.lst: invalid label: entry 1 (index 0, a.jpg): no strings") {
 		t.Errorf("a label function's own error: %v", err)
 	}
 }

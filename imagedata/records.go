@@ -75,7 +75,7 @@ func (r *RecordImages) AppendImage(dst []byte, i int) ([]byte, error) {
 	}
 	h, err := recordio.ReadHeader(b[at:])
 	if err != nil {
-		return dst, readError(r.where(i), err)
+		return dst, readError(r.file.Name(), r.where(i), err)
 	}
 	n := copy(b[at:], b[at+int(h.Size()):])
 	return b[:at+n], nil
@@ -83,7 +83,7 @@ func (r *RecordImages) AppendImage(dst []byte, i int) ([]byte, error) {
 
 // where names record i in errors.
 func (r *RecordImages) where(i int) string {
-	return fmt.Sprintf("%s: record of key %d at offset %d", r.file.Name(), r.file.Key(i), r.file.Offset(i))
+	return fmt.Sprintf("record of key %d at offset %d", r.file.Key(i), r.file.Offset(i))
 }
 
 // Records is a data set of images packed in a RecordIO file of image records
@@ -107,8 +107,7 @@ type Records[L any] struct {
 // OpenRecords returns the errors of recordio.Open, an error wrapping
 // recordio.ErrFormat that names the file, the record's key and its offset for a
 // record that is not an image record (shorter than its header and labels), and
-// one wrapping [ErrLabel] when label refuses a record's labels. Call Close on
-// X().File() when done.
+// one wrapping [ErrLabel] when label refuses a record's labels.
 func OpenRecords[L any](path, index string, label func(labels []float32) (L, error)) (*Records[L], error) {
 	f, err := recordio.Open(path, index)
 	if err != nil {
@@ -129,16 +128,14 @@ func OpenRecords[L any](path, index string, label func(labels []float32) (L, err
 		if err == nil {
 			headers[i], ls, _, err = recordio.Unpack(buf, ls[:0])
 			if err != nil {
-				err = fmt.Errorf("imagedata: %s: %w", imgs.where(i), err)
+				err = fmt.Errorf("imagedata: %s: %s: %w", path, imgs.where(i), err)
 			}
 		}
 		if err != nil {
-			f.Close()
 			return nil, err
 		}
 		if labels[i], err = label(ls); err != nil {
-			f.Close()
-			return nil, labelError(imgs.where(i), err)
+			return nil, labelError(path, imgs.where(i), err)
 		}
 	}
 	t, err := tuples.Zip2(imgs, container.Slice[L](labels))

@@ -8,11 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/mmap"
 )
 
 // golden returns a copy of testdata/raw.rec. Its records start at 0, 16, 32,
@@ -245,32 +246,34 @@ func TestUnpackErrors(t *testing.T) {
 	}
 }
 
-// TestClosed checks reads after Close.
-func TestClosed(t *testing.T) {
-	for _, open := range []func() (*File, error){
-		func() (*File, error) { return Open("testdata/raw.rec", "") },
-		func() (*File, error) { b := golden(t); return NewFile(bytes.NewReader(b), int64(len(b)), "raw", nil) },
-	} {
-		f, err := open()
-		if err != nil {
-			t.Fatal(err)
+// TestMappingReleased checks that a mapped File's mapping is released once
+// the File is unreachable, and that records read from it stay valid.
+func TestMappingReleased(t *testing.T) {
+	for range 50 { // release the mappings of earlier tests first
+		runtime.GC()
+		runtime.Gosched()
+	}
+	before := mmap.Live()
+	f, err := Open("testdata/raw.rec", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := f.GetObs(0)
+	if mmap.Live() != before+1 {
+		t.Fatalf("%d live mappings after Open, want %d", mmap.Live(), before+1)
+	}
+	f = nil
+	for range 200 {
+		if mmap.Live() <= before {
+			break
 		}
-		before := f.GetObs(0)
-		f.Close()
-		f.Close()
-		if _, err := f.AppendRecord(nil, 0); !errors.Is(err, ErrClosed) {
-			t.Errorf("AppendRecord after Close: %v, want ErrClosed", err)
-		}
-		p := recovered(func() { f.GetObs(1) })
-		if e, ok := p.(error); !ok || !errors.Is(e, ErrClosed) {
-			t.Errorf("GetObs after Close panicked with %v, want ErrClosed", p)
-		}
-		var ie *container.IndexError
-		if e, _ := recovered(func() { f.GetObs(99) }).(error); !errors.As(e, &ie) {
-			t.Errorf("GetObs(99) after Close: %v, want an IndexError", e)
-		}
-		if string(before) != "record_0" {
-			t.Errorf("a record read before Close changed: %q", before)
-		}
+		runtime.GC()
+		runtime.Gosched()
+	}
+	if mmap.Live() != before {
+		t.Errorf("the mapping of an unreachable File is still live")
+	}
+	if string(rec) != "record_0" {
+		t.Errorf("a record read before changed: %q", rec)
 	}
 }

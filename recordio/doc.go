@@ -36,7 +36,6 @@
 //
 //	f, err := recordio.Open("train.rec", recordio.IndexPath("train.rec"))
 //	if err != nil { ... }
-//	defer f.Close()
 //	i, ok := f.Find(42)            // the record of key 42
 //	rec := f.GetObs(i)             // its payload, a copy
 //	batch = f.GetObsInto(batch, idx) // a batch, reusing batch's memory

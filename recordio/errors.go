@@ -14,17 +14,16 @@ var (
 	// end of the file, a split record cut short, trailing bytes that are no
 	// record, an image record shorter than its header and labels, a malformed
 	// index line, an index offset that is not the start of a record.
-	ErrFormat = errors.New("malformed RecordIO")
+	ErrFormat = errors.New("malformed RecordIO file")
 	// ErrTooLarge is wrapped by the error of writing a record of 2^29 bytes or
-	// more, which the format cannot hold (dmlc-core refuses them too).
-	ErrTooLarge = errors.New("record too large")
-	// ErrClosed is wrapped by the value a read of a closed [File] panics with,
-	// and by the error [File.AppendRecord] returns after [File.Close].
-	ErrClosed = errors.New("file already closed")
+	// more, which the format cannot hold (dmlc-core refuses them too). It is
+	// the kit's one ErrTooLarge of file formats (internal/fileio's).
+	ErrTooLarge = fileio.ErrTooLarge
 	// ErrFault is wrapped by the value a read of a memory-mapped [File]
 	// panics with when the memory faults: the file was truncated after [Open]
-	// (or its storage failed), so the pages of the record no longer exist.
-	ErrFault = errors.New("memory-mapped file fault")
+	// (or its storage failed), so the pages of the record no longer exist. It
+	// is the kit's one ErrFault of file formats (internal/fileio's).
+	ErrFault = fileio.ErrFault
 )
 
 // format reports errors in this package's words.

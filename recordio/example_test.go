@@ -41,7 +41,6 @@ func ExampleOpen() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer f.Close()
 	fmt.Println(f.Nobs(), "records")
 	i, ok := f.Find(3)
 	fmt.Printf("key 3: record %d at offset %d: %q %v\n", i, f.Offset(i), f.GetObs(i), ok)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -28,14 +27,15 @@ var _ container.Batched[[]byte, [][]byte] = (*File)(nil)
 // index. Partition a File by records with subset.Partition, as every
 // container; see the package documentation for how MXNet partitions.
 //
-// Reads copy the records out: a File hands out no memory of its own, and a
-// record read stays valid after [File.Close].
+// Reads copy the records out: a File hands out no memory of its own. A File
+// has nothing to close: [Open]'s mapping is released once the File is
+// unreachable, and [NewFile]'s io.ReaderAt is the caller's.
 type File struct {
 	name   string
 	size   int64
-	region *mmap.Region // the mapping of Open; nil after Close
+	region *mmap.Region // the mapping of Open
 	data   []byte       // region's bytes
-	ra     io.ReaderAt  // the source of NewFile; nil after Close
+	ra     io.ReaderAt  // the source of NewFile
 	offs   []int64      // record starts, in file order
 	keys   []int64      // keys of the records, nil when they are the positions
 	byKey  []int32      // record numbers in key order, nil when keys is
@@ -66,9 +66,9 @@ func Open(path, index string) (*File, error) {
 			return nil, err
 		}
 	}
-	fl, err := os.Open(path)
+	fl, err := format.Open(path)
 	if err != nil {
-		return nil, format.Wrap(path, err)
+		return nil, err
 	}
 	defer fl.Close()
 	st, err := fl.Stat()
@@ -243,8 +243,7 @@ func (f *File) GetObsInto(dst [][]byte, idx []int) [][]byte {
 // record's key and its offset when the bytes there are not a valid record (no
 // magic number, a part flagged as the middle or end of a split record, a length
 // past the end of the file, a split record cut short), one wrapping [ErrFault]
-// when the mapped file lost the pages, one wrapping [ErrClosed] after
-// [File.Close]. It panics with a *container.IndexError when i is out of range.
+// when the mapped file lost the pages. It panics with a *container.IndexError when i is out of range.
 func (f *File) AppendRecord(dst []byte, i int) (b []byte, err error) {
 	container.CheckIndex("recordio.File.AppendRecord", i, len(f.offs))
 	if f.region != nil {
@@ -491,15 +490,5 @@ func (f *File) read(p []byte, off int64) error {
 		}
 		return format.Wrap(f.name, fmt.Errorf("reading %d bytes at offset %d: %w", len(p), off, err))
 	}
-	return format.Errorf(f.name, ErrClosed, "read after Close")
-}
-
-// Close releases the File's hold on its file. Records read before stay valid;
-// reading after Close panics (or returns, from [File.AppendRecord]) an error
-// wrapping [ErrClosed]. A mapping is released once no read in progress uses
-// it. Close must not run concurrently with other uses of f. It returns nil,
-// and calling it again does nothing.
-func (f *File) Close() error {
-	f.region, f.data, f.ra = nil, nil, nil
-	return nil
+	panic("recordio: File without a source") // cannot happen: Open and NewFile set one
 }

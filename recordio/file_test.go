@@ -184,7 +184,6 @@ func TestContainer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer f.Close()
 			if f.Nobs() != c.n {
 				t.Fatalf("Nobs() = %d, want %d", f.Nobs(), c.n)
 			}

@@ -138,7 +138,6 @@ func TestReadGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer f.Close()
 			r := NewReader(f)
 			for _, g := range recs {
 				p, err := r.Next()
@@ -159,7 +158,6 @@ func TestReadGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer f.Close()
 				if f.Nobs() != len(recs) || f.Indexed() != (index != "") {
 					t.Fatalf("Nobs() = %d, Indexed() = %v; want %d, %v", f.Nobs(), f.Indexed(), len(recs), index != "")
 				}

@@ -51,9 +51,11 @@ func Pack(dst []byte, h Header, labels []float32, img []byte) []byte {
 // ReadHeader reads the header at the start of the payload rec of an image
 // record and checks that rec holds the labels it announces: the image starts
 // at h.Size(). It returns the errors of [Unpack], and allocates nothing.
-func ReadHeader(rec []byte) (Header, error) {
+func ReadHeader(rec []byte) (Header, error) { return readHeader("recordio.ReadHeader", rec) }
+
+func readHeader(op string, rec []byte) (Header, error) {
 	if len(rec) < HeaderSize {
-		return Header{}, fmt.Errorf("%w: image record of %d bytes, shorter than the %d-byte header", ErrFormat, len(rec), HeaderSize)
+		return Header{}, fmt.Errorf("%s: image record of %d bytes, shorter than the %d-byte header: %w", op, len(rec), HeaderSize, ErrFormat)
 	}
 	h := Header{
 		Flag:  binary.LittleEndian.Uint32(rec[0:]),
@@ -62,7 +64,7 @@ func ReadHeader(rec []byte) (Header, error) {
 		ID2:   binary.LittleEndian.Uint64(rec[16:]),
 	}
 	if rest := len(rec) - HeaderSize; uint64(h.Flag)*4 > uint64(rest) {
-		return h, fmt.Errorf("%w: image record of %d bytes: flag %d announces %d labels (%d bytes) after the header, but %d bytes follow it", ErrFormat, len(rec), h.Flag, h.Flag, uint64(h.Flag)*4, rest)
+		return h, fmt.Errorf("%s: image record of %d bytes: flag %d announces %d labels (%d bytes) after the header, but %d bytes follow it: %w", op, len(rec), h.Flag, h.Flag, uint64(h.Flag)*4, rest, ErrFormat)
 	}
 	return h, nil
 }
@@ -78,11 +80,11 @@ func (h Header) Size() int64 { return HeaderSize + 4*int64(h.Flag) }
 // ImageRecordIter reads.
 //
 // A payload shorter than the header, or than the header and the Flag labels
-// it announces, is an error wrapping [ErrFormat] (without a file name: the
-// caller knows where rec came from). Unpack allocates only when labels must
+// it announces, is an error wrapping [ErrFormat] that says so (without a file
+// name: the caller knows where rec came from). Unpack allocates only when labels must
 // grow.
 func Unpack(rec []byte, labels []float32) (Header, []float32, []byte, error) {
-	h, err := ReadHeader(rec)
+	h, err := readHeader("recordio.Unpack", rec)
 	if err != nil {
 		return h, labels, nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,9 +29,9 @@ type Index []Entry
 
 // LoadIndex reads the index file at path (see [ReadIndex]).
 func LoadIndex(path string) (Index, error) {
-	f, err := os.Open(path)
+	f, err := format.Open(path)
 	if err != nil {
-		return nil, format.Wrap(path, err)
+		return nil, err
 	}
 	defer f.Close()
 	return ReadIndex(f)

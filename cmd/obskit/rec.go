@@ -90,7 +90,6 @@ func openScanned(path, idx string) (*recordio.File, func(i int) *int64, error) {
 	}
 	ix, err := recordio.LoadIndex(idx)
 	if err != nil {
-		f.Close()
 		return nil, nil, err
 	}
 	keys := make(map[int64]int64, len(ix))
@@ -106,7 +105,6 @@ func openScanned(path, idx string) (*recordio.File, func(i int) *int64, error) {
 	if found < len(ix) {
 		for _, e := range ix {
 			if i, ok := findOffset(f, e.Offset); !ok {
-				f.Close()
 				return nil, nil, fmt.Errorf("recordio: %s: %w: key %d: offset %d is not the start of a record of %s (the record before it starts at %d)", idx, recordio.ErrFormat, e.Key, e.Offset, path, f.Offset(max(i-1, 0)))
 			}
 		}
@@ -141,7 +139,6 @@ func recLs(e *env, args []string, raw bool, idx string) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	enc := json.NewEncoder(e.stdout)
 	var buf []byte
 	var labels []float32
@@ -194,7 +191,6 @@ func recIndex(e *env, args []string, raw bool, out string, force bool) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	ix := f.Index() // keys are the positions
 	if !raw {
 		seen := make(map[int64]int, len(ix))

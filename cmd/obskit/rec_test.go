@@ -210,7 +210,6 @@ func TestRecPackReencode(t *testing.T) {
 				t.Errorf("%v: record %d: id %d, key %d, labels %v for line %q", c.flags, i, h.ID, f.Key(i), labels, line)
 			}
 		}
-		f.Close()
 	}
 }
 
@@ -237,7 +236,7 @@ func TestRecPackErrors(t *testing.T) {
 	}
 	os.WriteFile(lst, []byte("0\t1\tcat/chelsea.jpg\nzero\t1\tx.jpg\n"), 0o644)
 	status, _, stderr = run("rec", "pack", filepath.Join(dir, "p"), photos)
-	if status != 1 || !strings.Contains(stderr, "p.lst: malformed image list: line 2: index \"zero\"") {
+	if status != 1 || !strings.Contains(stderr, "p.lst: malformed .lst file: line 2: index \"zero\"") {
 		t.Errorf("a bad list line: status %d, %q", status, stderr)
 	}
 	for _, c := range []struct {
@@ -317,20 +316,20 @@ func TestRecLs(t *testing.T) {
 	}
 	// Not image records, a corrupt file, an index offset inside a record.
 	status, _, stderr := run("rec", "ls", recordioData+"raw.rec")
-	if status != 1 || !strings.Contains(stderr, "raw.rec: record 0 at offset 0: malformed RecordIO: image record of 8 bytes") || !strings.Contains(stderr, "--raw") {
+	if status != 1 || !strings.Contains(stderr, "raw.rec: record 0 at offset 0: recordio.Unpack: image record of 8 bytes") || !strings.Contains(stderr, "--raw") {
 		t.Errorf("ls of records that are not images: status %d, %q", status, stderr)
 	}
 	dir := t.TempDir()
 	b := readFile(t, recordioData+"raw.rec")
 	os.WriteFile(filepath.Join(dir, "cut.rec"), b[:1000], 0o644)
 	status, _, stderr = run("rec", "ls", "--raw", filepath.Join(dir, "cut.rec"))
-	if status != 1 || !strings.Contains(stderr, "cut.rec: malformed RecordIO: offset 388") {
+	if status != 1 || !strings.Contains(stderr, "cut.rec: malformed RecordIO file: offset 388") {
 		t.Errorf("ls of a cut file: status %d, %q", status, stderr)
 	}
 	os.WriteFile(filepath.Join(dir, "raw.rec"), b, 0o644)
 	os.WriteFile(filepath.Join(dir, "raw.idx"), []byte("0\t0\n1\t20\n"), 0o644)
 	status, _, stderr = run("rec", "ls", "--raw", filepath.Join(dir, "raw.rec"))
-	if status != 1 || !strings.Contains(stderr, "raw.idx: malformed RecordIO: key 1: offset 20 is not the start of a record") {
+	if status != 1 || !strings.Contains(stderr, "raw.idx: malformed RecordIO file: key 1: offset 20 is not the start of a record") {
 		t.Errorf("ls with an index offset inside a record: status %d, %q", status, stderr)
 	}
 	// Records the index does not list have a null key.
