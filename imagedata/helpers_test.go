@@ -1,10 +1,12 @@
 package imagedata
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/tuples"
 )
@@ -35,5 +37,16 @@ func pairConfig[L any]() containertest.Config[tuples.Pair[[]byte, L], tuples.Pai
 			return tuples.Pair[[]byte, L]{X: b.X[j], Y: b.Y[j]}
 		},
 		Len: func(b tuples.Pair[[][]byte, []L]) int { return len(b.X) },
+		// cmp compares byte slices element by element: bytes.Equal is what
+		// keeps the checker quick on images.
+		Options: []cmp.Option{cmp.Comparer(bytes.Equal)},
 	}
+}
+
+// bytesConfig is the conformance checker's view of a container of byte
+// slices.
+func bytesConfig() containertest.Config[[]byte, [][]byte] {
+	c := containertest.SliceConfig[[]byte]()
+	c.Options = []cmp.Option{cmp.Comparer(bytes.Equal)}
+	return c
 }

@@ -191,7 +191,7 @@ func TestContainers(t *testing.T) {
 		t.Fatal(err)
 	}
 	containertest.Run(t, list, pairConfig[int]())
-	containertest.Run(t, list.X(), containertest.SliceConfig[[]byte]())
+	containertest.Run(t, list.X(), bytesConfig())
 	var _ container.Batched[tuples.Pair[[]byte, int], tuples.Pair[[][]byte, []int]] = folder
 
 	missing := NewFiles("testdata/photos", []string{"cat/chelsea.jpg", "dog/rex.jpg"})
