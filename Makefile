@@ -57,21 +57,21 @@ fmtcheck:
 lint: vet fmtcheck
 	@for m in $(MODULES); do (cd $$m && $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...) || exit 1; done
 
-# The Go benchmarks of every hot path, each beside its baseline in the same run,
-# then the issues' speed targets and obskit against copy() / rand.Perm.
+# The Go benchmarks of every hot path, each beside its limit and the C
+# reference in the same run, then the issues' speed targets.
 bench: $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 
-# The same workloads against NumPy, PyTorch and scikit-learn (bench/peers.py run
-# with PYTHON), a table of ratios, this machine's results file in bench/results/
-# (one file per machine, named after its CPU: a run replaces its own machine's
-# figures and keeps the others'), and then the charts and the generated section
+# The same with NumPy, PyTorch and scikit-learn (bench/peers.py, run with
+# PYTHON as sides of the same benchmarks), this machine's results file in
+# bench/results/ (one file per machine, named after its CPU: a run replaces
+# its own machine's file and keeps the others'), then its chart and section
 # of docs/performance.md (make chart).
 compare: $(BIN)/obskit-bench
 	$(BIN)/obskit-bench compare -count $(COUNT) -python $(PYTHON) -out bench/results/ $(BENCHFLAGS)
 	$(MAKE) chart
 
-# Redraws docs/performance-<machine>*.png and the generated section of
+# Redraws docs/performance-<machine>.png and the generated section of
 # docs/performance.md, a section per machine, from bench/results/, without
 # measuring.
 chart: $(BIN)/obskit-bench

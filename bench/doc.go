@@ -1,66 +1,44 @@
 // Package bench is obskit's benchmark suite: the hot paths of a training loop
-// measured against the physical limit, copy() of the same bytes, in the same
-// run, and the sizes (Obs, Width, BatchSize, SplitObs) that the Python peers in
-// peers.py use for the same workloads.
+// measured against their limit (copy() of the same bytes, rand.Perm), the C
+// reference (internal/cref) and the Python libraries users would otherwise
+// pick (peers.py), all in the same benchmark.
 //
 // # Running it
 //
-//	make bench      # every hot path beside its baseline, then the issues' speed targets
-//	make compare    # the same, plus NumPy, PyTorch and scikit-learn; writes results/<machine>.json
-//	make chart      # redraws docs/performance*.png and docs/performance.md from results/
+//	make bench      # the suite and the issues' targets, without the Python peers
+//	make compare    # the same with NumPy, PyTorch and scikit-learn; writes results/<machine>.json
+//	make chart      # redraws docs/performance-<machine>.png and docs/performance.md from results/
 //
-// The make targets run cmd/obskit-bench, which runs the benchmarks of this
-// package and the packages' own benchmarks of their targets (subset's
-// BenchmarkShuffled and BenchmarkViewOfViews, stream's
-// BenchmarkParallelMapSpeedup, npy's BenchmarkOpen, the provider's
-// BenchmarkEpochRatio) with go test, and bench/peers.py with Python. To run
-// this module's benchmarks alone, from the repository root:
+// The make targets run cmd/obskit-bench, which runs this package's benchmarks
+// and the packages' own benchmarks of their targets with go test. To run this
+// module's benchmarks alone, from the repository root (OBSKIT_PYTHON adds the
+// peers):
 //
-//	go test -C bench -run '^$' -bench . -benchmem ./
+//	OBSKIT_PYTHON=/usr/bin/python3 go test -C bench -run '^$' -bench . ./
 //
-// # The workloads
+// # How it measures
 //
-// All work on 60000 observations of 784 features (MNIST's shape), batches of 128
-// from a shuffled order, so that no batch finds its data in cache. (The uint8
-// array is 47 MB: where the last-level cache is that large, as on the VM of
-// docs/performance.md, which reports 260 MiB, much of it stays cached, and its
-// gathers and their copy() run faster than memory allows for the float arrays.)
+// A user's loop gathers batch after batch into one reused buffer, so every
+// benchmark alternates its sides pass by pass: each side (obskit, the limit,
+// C, a peer in the peers.py process) runs a whole pass, an epoch of shuffled
+// batches into its own buffer, and the sides take turns, rotating which goes
+// first, so that load from other processes hits them alike and the ratios
+// come from one run. BenchmarkPlain, the kit's loop alone, checks that the
+// suite's figure agrees with a user's program.
 //
-//   - BenchmarkGather: Array.GetObsInto per element type (float32, float64,
-//     uint8) and layout (observation-first, observation-last, and after the
-//     relayout ObsFirst); the observation-first gathers also beside the C
-//     reference (internal/cref: the same rows copied by C's memcpy, alone,
-//     prefetching two rows ahead, and with the row kernel's prefetch cursor);
-//   - BenchmarkPaired and BenchmarkObsFirst: issue 2's gathers against their
-//     baselines on the thread's CPU clock (internal/cpuclock), and the
-//     relayout;
-//   - BenchmarkKernel: the row kernel's experiments, where a shuffled gather's
-//     time goes on the machine at hand (row size, prefetch distance, copy
-//     routine and non-temporal stores, huge pages);
-//   - BenchmarkSplit: one batch gathered by two goroutines
-//     (gather.GatherPart) against one, from 32 to 4096 rows, beside the same
-//     split in C;
-//   - BenchmarkTuple: batches of an (X, y) tuple, beside X alone;
-//   - BenchmarkSubset: batches of the training view of a shuffled 80/20 split;
-//   - BenchmarkEpoch: one shuffled epoch of the (X, y) tuple through
-//     eachobs.Batches, beside a naive loop copying the same shuffled rows;
-//   - BenchmarkPrefetch: the same epoch with a loop body as costly as the
-//     gather (a linear layer's forward pass, or arithmetic), serial and with
-//     Prefetch(1); BenchmarkHandoff: the same shape with plain goroutines,
-//     once with blocking channel receives and once with the polling receive the
-//     kit uses (internal/pipeline), which shows why the kit polls;
-//   - BenchmarkMappedEpoch: the epoch over a memory-mapped .npy file, beside the
-//     same file read into memory.
+// The gathers run in two regimes: "cache", an array of at most half the
+// last-level cache (read from sysfs), warmed by an untimed pass before every
+// timed one; "dram", at least four times that cache and never less than
+// 60000 x 784, so that every pass reads memory. A figure belongs to its
+// regime: a 188 MB array is in DRAM on a CPU with 32 MiB of cache and mostly
+// in cache on one with 260 MiB.
 //
 // # Reading the output
 //
-// Kit and baselines run alternately within every iteration, so load from
-// other processes hits them alike. Each side reports its own throughput as
-// "<side>-MB/s" (the standard MB/s column is the rate of all sides together)
-// and every baseline a ratio "x-<side>": the baseline's time over the kit's for
-// one operation. Above 1 the kit is faster; for a baseline that moves the same
-// bytes it is the kit's throughput as a multiple of the baseline's, so x-copy
-// 0.9 means the kit moves data at 90% of the speed of copy().
-// allocs/op counts the allocations of all sides; the baselines allocate
-// nothing.
+// Each side reports its throughput, "<side>-MB/s" (or Mobs/s), and every side
+// after the first (obskit) "x-<side>": that side's time over obskit's for one
+// pass, above 1 when obskit is faster; for sides that move the same bytes it
+// is obskit's throughput as a multiple of theirs. "kit-allocs/op" counts
+// obskit's allocations per pass. The standard ns/op is the time of one pass
+// of every side.
 package bench

@@ -1,86 +1,278 @@
 package bench
 
 import (
-	"runtime"
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
-
-	"github.com/obskit/obskit/bench/internal/cpuclock"
 )
 
-// A side is one of the operations a paired benchmark alternates: run(k) does its
-// k-th operation (the k-th batch, the k-th epoch), which moves bytes bytes.
-type side struct {
-	name  string
-	bytes int64
-	run   func(k int)
-}
-
-// A clock times the sides of a paired benchmark.
-type clock int
-
+// The sizes of the suite's workloads, shared with the peers (peers.py).
 const (
-	// wallClock is the wall time of a side: what its caller waits, whichever
-	// goroutines do the work.
-	wallClock clock = iota
-	// threadClock is the CPU time of the benchmark's thread
-	// (cpuclock.Thread), the goroutine locked to it while the sides run: it
-	// counts memory stalls but not the time the thread waited for a core
-	// while other processes ran. Only for sides that run on the calling
-	// goroutine alone; it does not see the work of other goroutines.
-	threadClock
+	Obs       = 60000 // observations of the fixed-size workloads (MNIST's training set)
+	Width     = 784   // features of an observation (28 x 28 pixels)
+	BatchSize = 128   // the batch size of every gather and batch loop
+	SplitObs  = 10_000_000
 )
 
-// paired runs every side once per iteration, rotating which one goes first,
-// and times each with the wall clock, so that load from other processes on a
-// shared machine hits all sides alike and the ratios come from one run.
-//
-// It reports each side's own throughput as "<name>-MB/s" and, for every side
-// after the first (the kit), "x-<name>": the time of an operation of that side
-// divided by the time of an operation of the kit. Above 1 the kit is faster; for
-// a side that moves the same bytes it is the kit's throughput as a multiple of
-// that side's. b.SetBytes counts the bytes of all sides, so the standard MB/s
-// column is their combined rate, and allocs/op counts the allocations of all
-// sides (the baselines allocate nothing).
-func paired(b *testing.B, sides ...side) {
-	b.Helper()
-	spent := alternate(b, wallClock, sides...)
-	for i, s := range sides[1:] {
-		b.ReportMetric(float64(spent[i+1])/float64(spent[0]), "x-"+s.name)
-	}
+// A regime is where a workload's array lives: "cache", at most half the
+// last-level cache, so that a warm pass finds it there; "dram", at least four
+// times that cache and never less than Obs rows, so that every pass reads
+// memory. rows returns the observations of n bytes an array holds.
+type regime struct {
+	name string
+	rows func(n int) int
 }
 
-// alternate is paired without the ratios: it runs the sides in turn, timed
-// with c, reports their throughputs ("<name>-MB/s"), the bytes and the
-// allocations of all sides, and returns the time each side spent.
-func alternate(b *testing.B, c clock, sides ...side) []time.Duration {
+var regimes = []regime{
+	{"cache", func(n int) int { return llc() / 2 / n }},
+	{"dram", func(n int) int { return max(Obs, (4*llc()+n-1)/n) }},
+}
+
+// llc is the size in bytes of the largest cache of CPU 0 (sysfs), or 32 MiB
+// where it cannot be read.
+var llc = sync.OnceValue(func() int {
+	size := 0
+	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
+	for _, d := range dirs {
+		b, _ := os.ReadFile(filepath.Join(d, "size"))
+		if kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(string(b)), "K")); err == nil {
+			size = max(size, kb<<10)
+		}
+	}
+	if size == 0 {
+		return 32 << 20
+	}
+	return size
+})
+
+// cutBatches cuts perm into batches of size, the full ones only.
+func cutBatches(perm []int, size int) [][]int {
+	var bs [][]int
+	for lo := 0; lo+size <= len(perm); lo += size {
+		bs = append(bs, perm[lo:lo+size:lo+size])
+	}
+	return bs
+}
+
+// shuffled is a seeded permutation of n.
+func shuffled(n int) []int { return rand.New(rand.NewPCG(42, uint64(n))).Perm(n) }
+
+// permBatches cuts a seeded permutation of n into batches of BatchSize.
+func permBatches(n int) [][]int { return cutBatches(shuffled(n), BatchSize) }
+
+// A side is one of the operations a benchmark alternates: run does one pass
+// (an epoch of shuffled batches, a split), after an untimed one if warm, and
+// returns the time of the timed pass; a pass moves amount bytes (or
+// observations).
+type side struct {
+	name   string
+	amount int64
+	run    func(warm bool) time.Duration
+}
+
+// timed is a side whose pass is f, timed with the wall clock.
+func timed(name string, amount int64, f func()) side {
+	return side{name, amount, func(warm bool) time.Duration {
+		if warm {
+			f()
+		}
+		t := time.Now()
+		f()
+		return time.Since(t)
+	}}
+}
+
+// paired runs a pass of every side per iteration, rotating which goes first,
+// so that load from other processes hits them alike and the ratios come from
+// one run; each side runs its whole pass, as a user's loop does, so that what
+// one side leaves in the caches is the other sides' only at their turn. With
+// warm (cache-resident data) every timed pass follows an untimed one of the
+// same side.
+//
+// It reports each side's throughput, "<side>-<unit>" (unit MB/s or Mobs/s:
+// amount per pass in millions per second, for sides that move an amount),
+// and for every side after the first
+// (the kit) "x-<side>": that side's time over the kit's, above 1 when the kit
+// is faster, and "kit-allocs/op", the kit's allocations per pass (b.ReportAllocs
+// would count every side's, and the peers' JSON). It returns each side's time.
+func paired(b *testing.B, unit string, warm bool, sides ...side) []time.Duration {
 	b.Helper()
-	var total int64
-	for _, s := range sides {
-		total += s.bytes
-	}
-	b.SetBytes(total)
-	b.ReportAllocs()
-	start := time.Now()
-	now := func() time.Duration { return time.Since(start) }
-	if c == threadClock {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		now = cpuclock.Thread
-	}
 	spent := make([]time.Duration, len(sides))
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
+	var kitAllocs uint64
 	k := 0
 	for b.Loop() {
 		for j := range sides {
 			i := (k + j) % len(sides)
-			t0 := now()
-			sides[i].run(k)
-			spent[i] += now() - t0
+			if i == 0 {
+				metrics.Read(allocs)
+				kitAllocs -= allocs[0].Value.Uint64()
+			}
+			spent[i] += sides[i].run(warm)
+			if i == 0 {
+				metrics.Read(allocs)
+				kitAllocs += allocs[0].Value.Uint64()
+			}
 		}
 		k++
 	}
 	for i, s := range sides {
-		b.ReportMetric(float64(s.bytes)*float64(k)/spent[i].Seconds()/1e6, s.name+"-MB/s")
+		if s.amount > 0 {
+			b.ReportMetric(float64(s.amount)*float64(k)/spent[i].Seconds()/1e6, s.name+"-"+unit)
+		}
+		if i > 0 {
+			b.ReportMetric(float64(spent[i])/float64(spent[0]), "x-"+s.name)
+		}
 	}
+	b.ReportMetric(float64(kitAllocs)/float64(k), "kit-allocs/op")
 	return spent
+}
+
+// report reports metric name: the time of sides a over the time of sides b,
+// each the fastest of its sides (by index into spent; missing sides, -1, are
+// skipped, and nothing is reported without a side on each part).
+func report(b *testing.B, spent []time.Duration, name string, a, c []int) {
+	fastest := func(is []int) time.Duration {
+		var t time.Duration
+		for _, i := range is {
+			if i >= 0 && (t == 0 || spent[i] < t) {
+				t = spent[i]
+			}
+		}
+		return t
+	}
+	if ta, tc := fastest(a), fastest(c); ta > 0 && tc > 0 {
+		b.ReportMetric(float64(ta)/float64(tc), name)
+	}
+}
+
+// index returns the position of the side named name, or -1.
+func index(sides []side, name string) int {
+	for i, s := range sides {
+		if s.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// The peers: bench/peers.py, started once per process with the interpreter
+// that OBSKIT_PYTHON names (make compare sets it); without it the benchmarks
+// have no peer sides.
+var python = sync.OnceValues(func() (*pyPeers, error) {
+	if interp := os.Getenv("OBSKIT_PYTHON"); interp != "" {
+		return startPeers(interp)
+	}
+	return nil, nil
+})
+
+// startPeers starts peers.py with the interpreter interp. It ends when the
+// process does, at the end of its input.
+func startPeers(interp string) (*pyPeers, error) {
+	cmd := exec.Command(interp, "peers.py", "--serve")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("peers: %w", err)
+	}
+	return &pyPeers{json.NewEncoder(in), bufio.NewScanner(out)}, nil
+}
+
+type pyPeers struct {
+	enc *json.Encoder
+	out *bufio.Scanner
+}
+
+// call sends one command to peers.py and decodes its answer into resp.
+func (p *pyPeers) call(req map[string]any, resp any) error {
+	if err := p.enc.Encode(req); err != nil {
+		return fmt.Errorf("peers.py: %w", err)
+	}
+	if !p.out.Scan() {
+		return fmt.Errorf("peers.py ended without answering %v: %v", req, p.out.Err())
+	}
+	return json.Unmarshal(p.out.Bytes(), resp)
+}
+
+// peers sets up workload (a peers.py workload with its sizes: obs, dtype,
+// passes) and returns the sides peers.py can run on it, each moving amount
+// per pass; none without OBSKIT_PYTHON.
+func peers(b testing.TB, amount int64, workload string, sizes map[string]any) []side {
+	p, err := python()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p.sides(b, amount, workload, sizes)
+}
+
+func (p *pyPeers) sides(b testing.TB, amount int64, workload string, sizes map[string]any) []side {
+	if p == nil {
+		return nil
+	}
+	req := map[string]any{"cmd": "setup", "workload": workload, "width": Width, "batch": BatchSize}
+	for k, v := range sizes {
+		req[k] = v
+	}
+	var set struct{ Sides []string }
+	if err := p.call(req, &set); err != nil {
+		b.Fatal(err)
+	}
+	var out []side
+	for _, name := range set.Sides {
+		out = append(out, side{name, amount, func(warm bool) time.Duration {
+			var r struct{ Seconds float64 }
+			if err := p.call(map[string]any{"cmd": "run", "side": name, "warm": warm}, &r); err != nil {
+				b.Fatal(err)
+			}
+			return time.Duration(r.Seconds * 1e9)
+		}})
+	}
+	return out
+}
+
+// TestPeers runs every side of every workload of peers.py once, on small
+// arrays: the protocol and the Python code of the comparison.
+func TestPeers(t *testing.T) {
+	interp := cmp.Or(os.Getenv("OBSKIT_PYTHON"), "/usr/bin/python3")
+	if err := exec.Command(interp, "-c", "import numpy").Run(); err != nil {
+		t.Skipf("no peers to test: %s cannot import numpy (%v); on Debian: apt-get install python3-numpy", interp, err)
+	}
+	p, err := startPeers(interp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []map[string]any{
+		{"workload": "gather/first", "dtype": "float32"}, {"workload": "gather/last", "dtype": "uint8"},
+		{"workload": "tuple"}, {"workload": "epoch"}, {"workload": "mapped"}, {"workload": "split"}, {"workload": "kfold"},
+	} {
+		name := w["workload"].(string)
+		w["obs"], w["passes"] = 1000, 3
+		sides := p.sides(t, 1, name, w)
+		if len(sides) == 0 && !strings.HasPrefix(name, "split") && name != "kfold" {
+			t.Errorf("peers.py offers no side for %s", name)
+		}
+		for _, s := range sides {
+			if d := s.run(true); d <= 0 {
+				t.Errorf("%s: side %s took %v", name, s.name, d)
+			}
+		}
+	}
 }

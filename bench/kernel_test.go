@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/obskit/obskit/bench/internal/cref"
@@ -11,152 +10,139 @@ import (
 	"github.com/obskit/obskit/internal/hugemem"
 )
 
-// The row kernel's experiments: what a shuffled gather's time is made of on
-// the machine at hand. Each copies shuffled rows of one size from a source of
-// rowSource bytes (as large as the float32 array of BenchmarkGather, 188 MB,
-// so that rows come from memory, not cache) into a reused batch of about
-// rowBatch bytes, beside other ways of copying the same rows.
-const (
-	rowSource = Obs * Width * 4
-	rowBatch  = BatchSize * Width * 4
-)
+// rowBatch is the size in bytes of the experiments' batches: 128 float32
+// rows of 784.
+const rowBatch = BatchSize * Width * 4
 
-// rowSources are the experiments' sources: one in huge pages (hugemem.Make, as
-// the kit allocates its arrays) and one in the Go heap's ordinary pages.
-var rowSources = sync.OnceValue(func() (s struct{ huge, small []byte }) {
-	s.huge = hugemem.Make[byte](rowSource)
-	s.small = make([]byte, rowSource)
-	for i := range s.huge {
-		s.huge[i] = byte(i)
-		s.small[i] = byte(i)
-	}
-	return s
-})
-
-// rowBatches cuts a seeded permutation of the rows of size n of the source
-// into batches of count rows.
-func rowBatches(n, count int) [][]int {
-	return cutBatches(rand.New(rand.NewPCG(42, uint64(n))).Perm(rowSource/n), count)
-}
-
-// rowSide copies batch k+phase of batches, rows of n bytes from src, into its
-// own batch buffer with f.
-func rowSide(name string, n int, batches [][]int, phase int, f func(dst []byte, idx []int)) side {
-	dst := make([]byte, n*len(batches[0]))
-	return side{name, int64(len(dst)), func(k int) { f(dst, batches[(k+phase)%len(batches)]) }}
-}
-
-// kernelSide is a rowSide that runs the row kernel with strategy s.
-func kernelSide(name string, src []byte, n int, batches [][]int, phase int, s gather.Strategy) side {
-	return rowSide(name, n, batches, phase, func(dst []byte, idx []int) { gather.Rows(dst, src, 0, n, n, idx, s) })
-}
-
-// BenchmarkKernel measures the row kernel against its alternatives; each
-// sub-benchmark alternates its sides as the suite's benchmarks do, and reports
-// every side's throughput and x-<side>, that side's time over the kit's (the
-// kernel's own choice, always the first side).
-//
-//   - rows/<bytes>: the cost of a row against its size, 64 B to 64 KiB: the
-//     kernel; "go", a copy() per row with no prefetch (the kernel before
-//     prefetch); "noprefetch", the kernel's copy without its prefetch; and the C
-//     reference: memcpy per row ("c-memcpy"), prefetching two rows ahead
-//     ("c-prefetch"), and with the kernel's 8 KiB cursor ("c-kernel").
-//   - distance/<bytes>: the prefetch distance, how many bytes of the batch are
-//     in flight ahead of the copy: 8 KiB (the kernel's) against none, 1, 2, 4,
-//     16 and 32 KiB, and "touch", plain loads of every line of the next row
-//     before copying the current one (no prefetch instruction).
-//   - copy/<rows>: the copy routine, for batches of 128, 1024 and 8192 rows of
-//     3136 bytes (401 KB, in the per-core cache; 3.2 MB, in the last-level
-//     cache; 25.7 MB, about the size of that cache): the kernel's choice
-//     against 16-byte moves ("vector"), REP MOVSB ("movs"), and vector moves
-//     with non-temporal stores, which bypass the caches ("stream").
-//   - pages: the kernel and copy() from a source in 2 MiB huge pages (as the
-//     kit allocates arrays) and from the Go heap's 4 KiB pages.
-func BenchmarkKernel(b *testing.B) {
-	src := rowSources()
-	for _, n := range []int{64, 256, 784, 1024, 3136, 6272, 16384, 65536} {
-		b.Run(fmt.Sprintf("rows/%d", n), func(b *testing.B) {
-			bs := rowBatches(n, max(1, rowBatch/n))
-			nb := len(bs)
-			sides := []side{
-				kernelSide("kit", src.huge, n, bs, 0, gather.Strategy{}),
-				kernelSide("go", src.huge, n, bs, nb/6, gather.Strategy{Copy: gather.CopyGo}),
-				kernelSide("noprefetch", src.huge, n, bs, 2*nb/6, gather.Strategy{Distance: -1}),
-			}
-			if cref.Available {
-				sides = append(sides,
-					rowSide(CMemcpy, n, bs, 3*nb/6, func(d []byte, idx []int) { cref.Rows(d, src.huge, n, n, idx, 0) }),
-					rowSide(CPrefetch, n, bs, 4*nb/6, func(d []byte, idx []int) { cref.Rows(d, src.huge, n, n, idx, 2) }),
-					rowSide(CKernel, n, bs, 5*nb/6, func(d []byte, idx []int) {
-						cref.RowsDist(d, src.huge, n, n, idx, gather.PrefetchDistance)
-					}),
-				)
-			}
-			paired(b, sides...)
-		})
-	}
-	for _, n := range []int{784, 3136} {
-		b.Run(fmt.Sprintf("distance/%d", n), func(b *testing.B) {
-			bs := rowBatches(n, rowBatch/n)
-			nb := len(bs)
-			dists := []struct {
-				name string
-				d    int
-			}{{"none", -1}, {"1KiB", 1 << 10}, {"2KiB", 2 << 10}, {"4KiB", 4 << 10}, {"16KiB", 16 << 10}, {"32KiB", 32 << 10}}
-			sides := []side{kernelSide("kit", src.huge, n, bs, 0, gather.Strategy{})}
-			for i, d := range dists {
-				sides = append(sides, kernelSide(d.name, src.huge, n, bs, (i+1)*nb/8, gather.Strategy{Distance: d.d}))
-			}
-			sides = append(sides, rowSide("touch", n, bs, 7*nb/8, func(dst []byte, idx []int) { touchCopy(dst, src.huge, n, idx) }))
-			paired(b, sides...)
-		})
-	}
-	for _, rows := range []int{128, 1024, 8192} {
-		b.Run(fmt.Sprintf("copy/%d", rows), func(b *testing.B) {
-			const n = Width * 4
-			bs := rowBatches(n, rows)
-			nb := len(bs)
-			paired(b,
-				kernelSide("kit", src.huge, n, bs, 0, gather.Strategy{}),
-				kernelSide("vector", src.huge, n, bs, nb/4, gather.Strategy{Copy: gather.CopyVector}),
-				kernelSide("movs", src.huge, n, bs, nb/2, gather.Strategy{Copy: gather.CopyMovs}),
-				kernelSide("stream", src.huge, n, bs, 3*nb/4, gather.Strategy{Copy: gather.CopyStream}),
-			)
-		})
-	}
-	b.Run("pages", func(b *testing.B) {
-		const n = Width * 4
-		bs := rowBatches(n, BatchSize)
-		nb := len(bs)
-		cs := func(name string, src []byte) side {
-			s := copySide(src, rowBatch)
-			s.name = name
-			return s
+// kitRows is the row kernel's side: gather.Gather of the n-byte rows of src
+// (from byte off) into dst (one buffer, or the buffers it rotates through),
+// every batch of a pass.
+func kitRows(name string, src []byte, off, n int, batches [][]int, amount int64, dsts ...[]byte) side {
+	rows := (len(src) - off) / n
+	shape, strides := []int{rows, n}, []int{n, 1}
+	return timed(name, amount, func() {
+		for k, idx := range batches {
+			d := dsts[k%len(dsts)]
+			gather.Gather(d[:len(idx)*n], src, shape, strides, off, 0, idx)
 		}
-		paired(b,
-			kernelSide("kit", src.huge, n, bs, 0, gather.Strategy{}),
-			kernelSide("kit-4k", src.small, n, bs, nb/2, gather.Strategy{}),
-			cs("copy", src.huge),
-			cs("copy-4k", src.small),
-		)
 	})
 }
 
-var touched byte
-
-// touchCopy copies the rows of idx with copy(), after reading one byte of
-// every line of the next row: software prefetch without a prefetch
-// instruction, which Go has no way to emit.
-func touchCopy(dst, src []byte, n int, idx []int) {
-	var t byte
-	for j, i := range idx {
-		if j+1 < len(idx) {
-			next := src[idx[j+1]*n : idx[j+1]*n+n]
-			for o := 0; o < n; o += 64 {
-				t += next[o]
-			}
+// cursorSide copies the rows with the C reference's cursor at distance dist
+// around routine r.
+func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, dist int, r cref.Routine) side {
+	dst := make([]byte, len(batches[0])*n)
+	return timed(name, amount, func() {
+		for _, idx := range batches {
+			cref.Cursor(dst, src, n, n, idx, dist, r)
 		}
-		copy(dst[j*n:(j+1)*n], src[i*n:i*n+n])
+	})
+}
+
+// BenchmarkKernel measures where a shuffled gather's time goes on the machine
+// at hand, in each regime: rows copied from random places of a source of the
+// regime's size (cache: half the last-level cache; dram: at least four times
+// it) into batches of about 400 KB, a pass every batch of a permutation of
+// the source's rows, the kernel (gather.Gather on bytes, the first side)
+// alternating with its alternatives:
+//
+//   - rows/<bytes>, 64 B to 16 KiB: the copy routine by row size: "go", a
+//     copy() (Go's memmove) per row without prefetch; "nopf", C's memcpy
+//     without prefetch; and the C cursor of the kernel (8 KiB ahead) around
+//     each routine of cref: memcpy, REP MOVSB, 16-, 32- and 64-byte vector
+//     moves, non-temporal stores;
+//   - distance/<bytes>: the prefetch distance, C's memcpy with the cursor at
+//     none and 1 to 32 KiB;
+//   - dst: the destination of 3136-byte rows reused (the kernel), rotating
+//     among 2 and 8 buffers (as a prefetching loop does), among buffers twice
+//     the last-level cache ("cold": written from memory every time), and a
+//     new one per batch ("fresh", as NumPy's X[idx] gets);
+//   - place: the destination 4 and 32 bytes off a cache line, the source rows
+//     4 bytes off ("src+4"), and the source in the Go heap's 4 KiB pages
+//     instead of huge pages ("4k").
+func BenchmarkKernel(b *testing.B) {
+	for _, r := range regimes {
+		src := hugemem.Make[byte](r.rows(rowBatch/BatchSize) * rowBatch / BatchSize)
+		for i := range src {
+			src[i] = byte(i)
+		}
+		warm := r.name == "cache"
+		for _, n := range []int{64, 256, 784, 3136, 6272, 16384} {
+			b.Run(fmt.Sprintf("%s/rows/%d", r.name, n), func(b *testing.B) {
+				bs := rowBatches(len(src), n)
+				amount := int64(len(bs) * len(bs[0]) * n)
+				sides := []side{kitRows("kit", src, 0, n, bs, amount, make([]byte, len(bs[0])*n)),
+					timed("go", amount, func() {
+						dst := make([]byte, len(bs[0])*n)
+						for _, idx := range bs {
+							for j, i := range idx {
+								copy(dst[j*n:(j+1)*n], src[i*n:(i+1)*n])
+							}
+						}
+					})}
+				if cref.Available {
+					sides = append(sides, cursorSide("nopf", src, n, bs, amount, 0, cref.Memcpy))
+					for _, rt := range cref.Routines {
+						if rt.Available() {
+							sides = append(sides, cursorSide(rt.String(), src, n, bs, amount, 8<<10, rt))
+						}
+					}
+				}
+				paired(b, "MB/s", warm, sides...)
+			})
+		}
+		for _, n := range []int{784, 3136} {
+			b.Run(fmt.Sprintf("%s/distance/%d", r.name, n), func(b *testing.B) {
+				if !cref.Available {
+					b.Skip("the distances are the C cursor's: built without cgo")
+				}
+				bs := rowBatches(len(src), n)
+				amount := int64(len(bs) * len(bs[0]) * n)
+				sides := []side{kitRows("kit", src, 0, n, bs, amount, make([]byte, len(bs[0])*n))}
+				for _, d := range []int{0, 1, 2, 4, 8, 16, 32} {
+					sides = append(sides, cursorSide(fmt.Sprintf("%dKiB", d), src, n, bs, amount, d<<10, cref.Memcpy))
+				}
+				paired(b, "MB/s", warm, sides...)
+			})
+		}
+		const n = Width * 4
+		bs := rowBatches(len(src), n)
+		amount := int64(len(bs) * rowBatch)
+		buffers := func(k int) [][]byte {
+			d := make([][]byte, k)
+			for i := range d {
+				d[i] = hugemem.Make[byte](rowBatch)
+			}
+			return d
+		}
+		b.Run(r.name+"/dst", func(b *testing.B) {
+			paired(b, "MB/s", warm,
+				kitRows("kit", src, 0, n, bs, amount, buffers(1)...),
+				kitRows("rotate2", src, 0, n, bs, amount, buffers(2)...),
+				kitRows("rotate8", src, 0, n, bs, amount, buffers(8)...),
+				kitRows("cold", src, 0, n, bs, amount, buffers(2*llc()/rowBatch)...),
+				timed("fresh", amount, func() {
+					for _, idx := range bs {
+						gather.Gather(make([]byte, rowBatch), src, []int{len(src) / n, n}, []int{n, 1}, 0, 0, idx)
+					}
+				}))
+		})
+		b.Run(r.name+"/place", func(b *testing.B) {
+			small := make([]byte, len(src))
+			copy(small, src)
+			off := hugemem.Make[byte](rowBatch + 64)
+			paired(b, "MB/s", warm,
+				kitRows("kit", src, 0, n, bs, amount, off[:rowBatch]),
+				kitRows("dst+4", src, 0, n, bs, amount, off[4:]),
+				kitRows("dst+32", src, 0, n, bs, amount, off[32:]),
+				kitRows("src+4", src, 4, n, rowBatches(len(src)-4, n), amount, off[:rowBatch]),
+				kitRows("4k", small, 0, n, bs, amount, off[:rowBatch]))
+		})
 	}
-	touched += t
+}
+
+// rowBatches cuts a seeded permutation of the n-byte rows of a source of size
+// bytes into batches of about rowBatch bytes.
+func rowBatches(size, n int) [][]int {
+	return cutBatches(rand.New(rand.NewPCG(42, uint64(n))).Perm(size/n), max(1, rowBatch/n))
 }

@@ -2,15 +2,11 @@ module github.com/obskit/obskit/cmd
 
 go 1.24.0
 
-replace (
-	github.com/obskit/obskit => ../
-	github.com/obskit/obskit/bench => ../bench
-)
+replace github.com/obskit/obskit => ../
 
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/obskit/obskit v0.0.0
-	github.com/obskit/obskit/bench v0.0.0
 	github.com/vbauerster/mpb/v8 v8.9.3
 	go.uber.org/goleak v1.3.0
 	golang.org/x/image v0.30.0

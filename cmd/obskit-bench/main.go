@@ -1,39 +1,37 @@
-// Command obskit-bench runs obskit's benchmark suite and compares it with what
-// users would otherwise pick. Run it from the repository root (the make targets
-// do):
+// Command obskit-bench runs obskit's benchmark suite and writes its report.
+// Run it from the repository root (the make targets do):
 //
 //	obskit-bench bench   [-count N] [-quick]
 //	obskit-bench compare [-count N] [-quick] [-python /usr/bin/python3] [-out bench/results/]
 //	obskit-bench report  [-in bench/results] [-doc docs/performance.md] [-charts docs]
 //
-// bench (make bench) runs the Go benchmarks of every hot path, each beside its
-// baseline in the same run (copy() of the same bytes for gathers and loops,
-// rand.Perm for splits), streams go test's output, and ends with the speed
-// targets of the issues and obskit's throughput against its limits.
+// bench (make bench) prints the machine, runs the Go benchmarks of the suite
+// (bench/) and the packages' own benchmarks of their targets with go test,
+// streaming their output, and ends with the speed targets of the issues and a
+// table of workloads: obskit against its limit (copy() of the same bytes,
+// rand.Perm) and the C reference, measured alternately in the same run.
 //
-// Both print the machine first: CPU model and microarchitecture, caches,
-// the CPU features the kernels care about, and how the row kernel copies on it.
+// compare (make compare) does the same with the peers: the suite's benchmarks
+// start bench/peers.py with the -python interpreter and run NumPy, PyTorch and
+// scikit-learn as sides of the same benchmarks, pass by pass in turn with
+// obskit. It writes everything, with the machine it ran on, to the machine's
+// own file in bench/results/, replacing that machine's earlier file.
 //
-// compare (make compare) runs the same Go benchmarks, then bench/peers.py with
-// Python (NumPy, PyTorch, scikit-learn on the same workloads and sizes), prints
-// one table of ratios obskit / peer (higher = obskit faster), says which peers
-// it skipped and why, and writes everything, with the machine it ran on, to a
-// JSON file: the machine's own file in a directory (bench/results/), so that
-// the figures of every machine measured are kept, one file each.
-//
-// report (make chart) draws the charts of each results file with gonum/plot
-// and rewrites the generated section of docs/performance.md, one section per
+// report (make chart) draws one chart per machine with gonum/plot and
+// rewrites the generated section of docs/performance.md, a section per
 // machine, newest first.
 package main
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -55,19 +53,17 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return errors.New(usage)
 	}
-	cmd := args[0]
-	fs := flag.NewFlagSet("obskit-bench "+cmd, flag.ContinueOnError)
+	fs := flag.NewFlagSet("obskit-bench "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stdout)
-	switch cmd {
+	switch args[0] {
 	case "bench", "compare":
-		count := fs.Int("count", 5, "runs of every benchmark (go test -count, peers.py --runs)")
+		count := fs.Int("count", 5, "runs of every benchmark (go test -count)")
 		quick := fs.Bool("quick", false, "one iteration of every benchmark, to test the pipeline (the figures mean nothing)")
 		goCmd := fs.String("go", "go", "the go command")
 		out := fs.String("out", "", "write the results to this JSON file, or to the machine's file in this directory (a path ending in /)")
-		python, peers := new(string), new(string)
-		if cmd == "compare" {
+		python := new(string)
+		if args[0] == "compare" {
 			python = fs.String("python", "/usr/bin/python3", "the Python interpreter of the peers (with numpy, torch, sklearn)")
-			peers = fs.String("peers", "bench/peers.py", "the peers script")
 		}
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
@@ -75,13 +71,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if *count < 1 {
 			return fmt.Errorf("-count %d: want at least 1", *count)
 		}
-		if err := checkRoot(); err != nil {
-			return err
+		if mod, err := os.ReadFile("go.mod"); err != nil || !bytes.HasPrefix(mod, []byte("module github.com/obskit/obskit\n")) {
+			return errors.New("run from the root of the obskit repository (make bench and make compare do)")
 		}
-		r, err := measure(ctx, *goCmd, cmd == "compare", *python, *peers, *count, *quick, stdout)
+		r, err := measure(ctx, *goCmd, *python, *count, *quick, stdout)
 		if *out != "" {
-			path := resultsPath(*out, r.Machine)
-			if serr := r.save(path); serr != nil {
+			path, serr := r.save(*out)
+			if serr != nil {
 				return serr
 			}
 			fmt.Fprintf(stdout, "results written to %s\n", path)
@@ -90,7 +86,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	case "report":
 		in := fs.String("in", "bench/results", "the results file, or a directory of them (one per machine)")
 		doc := fs.String("doc", "docs/performance.md", "the document whose generated section is rewritten (empty: none)")
-		charts := fs.String("charts", "docs", "the directory of the charts, two per machine: performance-<machine>.png (GB/s) and performance-<machine>-splits.png (Mobs/s) (empty: none)")
+		charts := fs.String("charts", "docs", "the directory of the charts, performance-<machine>.png (empty: none)")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
@@ -103,88 +99,99 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	return fmt.Errorf("unknown command %q; %s", args[0], usage)
 }
 
-// checkRoot fails unless the working directory is the root of the obskit
-// module, where the package paths of the suite resolve.
-func checkRoot() error {
-	mod, err := os.ReadFile("go.mod")
-	if err != nil || !bytes.HasPrefix(mod, []byte("module github.com/obskit/obskit\n")) {
-		return errors.New("run from the root of the obskit repository (make bench and make compare do)")
-	}
-	return nil
-}
-
-// measure runs the Go side and, for a comparison, the Python side, and prints
-// the tables. The error reports failed go test runs; the results are complete
-// otherwise.
-func measure(ctx context.Context, goCmd string, compare bool, python, peers string, count int, quick bool, stdout io.Writer) (*Results, error) {
+// measure runs the suite, with the peers of python unless it is empty, and
+// prints the tables. The error reports failed go test runs; the results are
+// complete otherwise.
+func measure(ctx context.Context, goCmd, python string, count int, quick bool, stdout io.Writer) (*Results, error) {
 	start := time.Now()
 	r := &Results{Date: start, Count: count, Quick: quick}
 	stopLoad := sampleLoad(5 * time.Second)
 	r.Machine = readMachine(ctx, goCmd)
 	fmt.Fprintf(stdout, "Machine: %s\n", r.Machine)
-	samples, commands, failures := runGo(ctx, goCmd, goRuns, count, quick, stdout)
-	r.Benchmarks, r.Commands, r.Failures = samples, commands, failures
-	var py *peersOutput
-	if compare {
-		runs := count
-		if quick {
-			runs = 1
+	var env []string
+	if python != "" {
+		var err error
+		if r.Python, r.Skipped, env, err = startPeers(ctx, python); err != nil {
+			r.Skipped = []Skip{{everyPeer, err.Error()}}
 		}
-		out, cmdline, skip := runPeers(ctx, python, peers, runs, stdout)
-		r.Commands = append(r.Commands, cmdline)
-		if skip != nil {
-			r.Skipped = append(r.Skipped, *skip)
+	}
+	s, failures := Samples{}, []string(nil)
+	for _, g := range goRuns {
+		args := g.args(count, quick)
+		line := strings.Join(append(env, command("go", args)), " ")
+		r.Commands = append(r.Commands, line)
+		fmt.Fprintf(stdout, "\n$ %s\n", line)
+		var buf bytes.Buffer
+		cmd := exec.CommandContext(ctx, goCmd, args...)
+		cmd.Env = append(os.Environ(), env...)
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, &buf), os.Stderr
+		err := cmd.Run()
+		if perr := s.parse(&buf, g.Pkg); err == nil {
+			err = perr
 		}
-		if out != nil {
-			py = out
-			r.Python = &PythonInfo{Interpreter: python, Versions: out.Versions}
-			r.Skipped = append(r.Skipped, out.Skipped...)
+		if err != nil {
+			failures = append(failures, fmt.Sprintf("%s: %v", line, err))
 		}
 	}
 	r.Machine.Load = stopLoad()
 	r.Duration = time.Since(start).Round(time.Second).String()
-	ws, err := assemble(workloadDefs(suiteSizes), samples, py)
-	if err != nil {
-		return r, err
-	}
-	r.Workloads = ws
-	r.Targets = evaluate(targetDefs, samples, ws, count, python)
-	r.Context = evaluate(contextDefs, samples, ws, count, python)
-
-	fmt.Fprintf(stdout, "\nMachine: %s\nLoad average %s; %s\n\n", r.Machine, r.Machine.Load, r.Machine.Go)
-	printTargets(stdout, r.Targets, r.Context)
-	fmt.Fprintln(stdout)
-	printComparison(stdout, r, compare)
+	r.Benchmarks, r.Failures = s, failures
+	prefix := strings.Join(env, " ")
+	r.Workloads = workloads(s)
+	r.Targets = evaluate(targetDefs(), s, count, prefix)
+	r.Context = evaluate(contextDefs(), s, count, prefix)
+	r.Tables = tables(s, count)
+	var b bytes.Buffer
+	section(&b, r, "")
+	stdout.Write(b.Bytes())
 	if len(failures) > 0 {
 		return r, fmt.Errorf("%d go test runs failed:\n  %s", len(failures), strings.Join(failures, "\n  "))
 	}
 	return r, nil
 }
 
-// report draws the charts of every results file of rs into the directory
-// charts and rewrites the generated section of doc, one section per machine,
-// with links to the charts relative to the document.
+// everyPeer names all peers, for a skip that loses them all.
+const everyPeer = "all peers (NumPy, PyTorch, scikit-learn)"
+
+// startPeers checks that python runs bench/peers.py and reads the versions of
+// the peers; env is what the suite's go test runs need to start it.
+func startPeers(ctx context.Context, python string) (p *PythonInfo, skipped []Skip, env []string, err error) {
+	path, err := exec.LookPath(python)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("no Python interpreter %s (%v); install python3 with numpy, torch and sklearn (on Debian: apt-get install python3-numpy python3-torch python3-sklearn) or set PYTHON=", python, err)
+	}
+	out, err := exec.CommandContext(ctx, path, "bench/peers.py", "--versions").Output()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s bench/peers.py --versions: %v", python, err)
+	}
+	var v struct {
+		Versions map[string]string
+		Skipped  []Skip
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return nil, nil, nil, fmt.Errorf("bench/peers.py --versions printed no valid JSON: %w", err)
+	}
+	abs, _ := filepath.Abs(path)
+	return &PythonInfo{python, v.Versions}, v.Skipped, []string{"OBSKIT_PYTHON=" + abs}, nil
+}
+
+// report draws the chart of every results file of rs into the directory
+// charts and rewrites the generated section of doc, one section per machine.
 func report(rs []*Results, doc, charts string) error {
-	links := map[*Results][]chartLink{}
+	links := map[*Results]string{}
 	for _, r := range rs {
 		if charts == "" {
 			break
 		}
-		slug := r.Machine.Slug()
-		for _, c := range []struct{ unit, title, file string }{
-			{"GB/s", "Gathers and batch loops: 60000 x 784, batches of 128", "performance-" + slug + ".png"},
-			{"Mobs/s", "Shuffled split and 10 folds of 10,000,000 observations", "performance-" + slug + "-splits.png"},
-		} {
-			path := filepath.Join(charts, c.file)
-			if err := writeChart(r, c.unit, c.title+", "+r.Machine.CPU, path); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-			rel, err := filepath.Rel(filepath.Dir(doc), path)
-			if err != nil {
-				rel = path
-			}
-			links[r] = append(links[r], chartLink{c.title + " (" + c.unit + ")", filepath.ToSlash(rel)})
+		path := filepath.Join(charts, "performance-"+r.Machine.Slug()+".png")
+		if err := writeChart(r, path); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
+		rel, err := filepath.Rel(filepath.Dir(doc), path)
+		if err != nil {
+			rel = path
+		}
+		links[r] = filepath.ToSlash(rel)
 	}
 	if doc == "" {
 		return nil

@@ -11,11 +11,10 @@ const hasKernel = true
 
 // rowsAsm copies count rows of n bytes: row j from src+off+idx[j]*stride to
 // dst+j*n, prefetching dist bytes ahead along the gathered rows; rows of at
-// least movs bytes move with REP MOVSB, others with 16-byte moves (non-temporal
-// stores when stream is 1 and the row's destination is 16-byte aligned).
+// least movs bytes move with REP MOVSB, others with 16-byte moves.
 //
 //go:noescape
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, stream int)
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int)
 
 // prefetchPicksAsm prefetches src+off+idx[j]*scale for j < count.
 //

@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, stream int)
+// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int)
 //
 // Registers: DI destination (advances row by row), SI and CX the row being
 // copied, R8 src+off, R9 n, R10 stride, R11 idx, R12 count, BX the row being
 // copied (j), and the prefetch cursor: R14 its row, DX its byte offset in that
 // row, R13 its budget (bytes still to prefetch to stay dist ahead of the copy).
-TEXT ·rowsAsm(SB), NOSPLIT, $0-80
+TEXT ·rowsAsm(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), R8
 	ADDQ off+16(FP), R8
@@ -56,10 +56,6 @@ copyrow:
 	CMPQ  R9, $64
 	JLT   small
 	MOVQ  R9, CX
-	CMPQ  stream+72(FP), $0
-	JEQ   vec
-	TESTQ $15, DI
-	JEQ   nt
 
 vec:
 	MOVOU (SI), X0
@@ -89,22 +85,6 @@ tail: // 0 <= CX < 64 bytes left: move the row's last 64 bytes
 	MOVOU X3, -16(DI)(CX*1)
 	ADDQ  CX, DI
 	JMP   row
-
-nt: // non-temporal stores to a 16-byte aligned destination
-	MOVOU  (SI), X0
-	MOVOU  16(SI), X1
-	MOVOU  32(SI), X2
-	MOVOU  48(SI), X3
-	MOVNTO X0, (DI)
-	MOVNTO X1, 16(DI)
-	MOVNTO X2, 32(DI)
-	MOVNTO X3, 48(DI)
-	ADDQ   $64, SI
-	ADDQ   $64, DI
-	SUBQ   $64, CX
-	CMPQ   CX, $64
-	JGE    nt
-	JMP    tail
 
 movsb:
 	MOVQ R9, CX
@@ -172,11 +152,6 @@ one:
 	JMP  row
 
 done:
-	CMPQ stream+72(FP), $0
-	JEQ  ret
-	SFENCE // order the non-temporal stores before anything after the call
-
-ret:
 	RET
 
 // func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)

@@ -11,11 +11,10 @@ const hasKernel = true
 
 // rowsAsm copies count rows of n bytes: row j from src+off+idx[j]*stride to
 // dst+j*n, prefetching dist bytes ahead along the gathered rows (PRFM
-// PLDL1KEEP), with 16-byte pair loads and stores. movs and stream are ignored
-// on arm64.
+// PLDL1KEEP), with 16-byte pair loads and stores. movs is ignored on arm64.
 //
 //go:noescape
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, stream int)
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int)
 
 // prefetchPicksAsm prefetches src+off+idx[j]*scale for j < count.
 //

@@ -13,7 +13,7 @@ const hasKernel = false
 
 var movsFrom = math.MaxInt
 
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, stream int) {
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int) {
 	panic("obskit/internal/gather: no row kernel on this build")
 }
 

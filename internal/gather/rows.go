@@ -28,36 +28,6 @@ import (
 // (bench's BenchmarkKernel/distance measures it on any machine).
 const PrefetchDistance = 8 << 10
 
-// Copy kinds of a [Strategy].
-const (
-	CopyAuto   = iota // the kernel's choice by row size and CPU
-	CopyVector        // 16-byte moves (SSE2 on amd64, register pairs on arm64)
-	CopyMovs          // REP MOVSB (amd64; elsewhere CopyVector)
-	CopyStream        // vector loads and non-temporal stores (amd64; elsewhere CopyVector)
-	CopyGo            // one copy() (Go's memmove) per row, no prefetch: the kernel before this one
-)
-
-// A Strategy is a way of copying rows, for the benchmarks that measure the
-// kernel's choices ([Rows]). The zero Strategy is the kernel's own choice.
-type Strategy struct {
-	// Distance is the prefetch distance in bytes; 0 means [PrefetchDistance],
-	// a negative value no prefetch.
-	Distance int
-	// Copy is one of the Copy kinds.
-	Copy int
-}
-
-// Rows copies the n bytes at base+idx[j]*stride of src to dst[j*n:], for every
-// j, with the strategy s. It is the row kernel on bytes, for benchmarks; Gather
-// reaches the same kernel through its element types. It panics if a row lies
-// outside src or dst is too short.
-func Rows(dst, src []byte, base, stride, n int, idx []int, s Strategy) {
-	if len(dst) < n*len(idx) {
-		panic("obskit/internal/gather.Rows: dst too short")
-	}
-	rowsWith(dst[:n*len(idx)], src, base, stride, n, idx, summarize(idx), s)
-}
-
 // blocks copies the contiguous block of n elements at base+idx[j]*sa to
 // d[j*n:], for every j; p summarizes idx. When blocks are adjacent in memory
 // (sa == n) and the indices run consecutively often enough, runs of consecutive
@@ -78,17 +48,24 @@ func blocks[E Elem](d, src []E, base, sa, n int, idx []int, p picks) {
 		}
 		return
 	}
-	rowsWith(d, src, base, sa, n, idx, p, Strategy{})
+	rows(d, src, base, sa, n, idx, p, kernelPlan)
 }
 
-// rowsWith copies the block of n elements at base+idx[j]*sa to d[j*n:] for
-// every j, with strategy s; p summarizes idx. d holds exactly len(idx)*n
-// elements.
-func rowsWith[E Elem](d, src []E, base, sa, n int, idx []int, p picks, s Strategy) {
+// A plan is how the row kernel copies: how many bytes of the batch it
+// prefetches ahead of the copy (none if <= 0), and the row size in bytes from
+// which rows move with REP MOVSB (16-byte moves below).
+type plan struct{ dist, movs int }
+
+// kernelPlan is the kernel's plan on this CPU.
+var kernelPlan = plan{PrefetchDistance, movsFrom}
+
+// rows copies the block of n elements at base+idx[j]*sa to d[j*n:] for every
+// j with plan pl; p summarizes idx. d holds exactly len(idx)*n elements.
+func rows[E Elem](d, src []E, base, sa, n int, idx []int, p picks, pl plan) {
 	if len(idx) == 0 || n == 0 {
 		return
 	}
-	if !hasKernel || s.Copy == CopyGo || !p.inBounds(len(src), base, sa, n) {
+	if !hasKernel || !p.inBounds(len(src), base, sa, n) {
 		// copy() checks every row; a row out of bounds panics there, after the
 		// rows before it are written, as the kernel has always done.
 		for j, i := range idx {
@@ -98,25 +75,13 @@ func rowsWith[E Elem](d, src []E, base, sa, n int, idx []int, p picks, s Strateg
 		return
 	}
 	size := int(unsafe.Sizeof(d[0]))
-	dist := s.Distance
-	switch {
-	case dist == 0:
-		dist = PrefetchDistance
-	case dist < 0:
+	_ = d[len(idx)*n-1] // d holds the batch
+	dist := pl.dist
+	if dist <= 0 {
 		dist = math.MinInt / 2 // the budget never turns positive
 	}
-	movs, stream := movsFrom, 0
-	switch s.Copy {
-	case CopyVector:
-		movs = math.MaxInt
-	case CopyMovs:
-		movs = 0
-	case CopyStream:
-		movs, stream = math.MaxInt, 1
-	}
-	_ = d[len(idx)*n-1] // d holds the batch
 	rowsAsm(unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(src)),
-		base*size, n*size, sa*size, unsafe.SliceData(idx), len(idx), dist, movs, stream)
+		base*size, n*size, sa*size, unsafe.SliceData(idx), len(idx), dist, pl.movs)
 }
 
 // picks summarizes an index list for the kernel, once per list rather than once

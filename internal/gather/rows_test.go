@@ -11,14 +11,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// strategies are the row kernel's strategies under test: its own choice, every
-// copy kind, and prefetch distances from none to beyond the batch.
-var strategies = []Strategy{
-	{}, {Copy: CopyVector}, {Copy: CopyMovs}, {Copy: CopyStream}, {Copy: CopyGo},
-	{Distance: -1}, {Distance: 64}, {Distance: 100}, {Distance: 1 << 20},
+// plans are the row kernel's plans under test: its own, every copy routine,
+// and prefetch distances from none to beyond the batch.
+var plans = []plan{
+	kernelPlan, {PrefetchDistance, math.MaxInt}, {PrefetchDistance, 0},
+	{0, movsFrom}, {64, movsFrom}, {100, 0}, {1 << 20, math.MaxInt},
 }
 
-// refRows is the reference of Rows: one byte at a time.
+// rowsOf runs the row kernel with plan pl on the n-byte rows at
+// base+idx[j]*stride of src, into dst.
+func rowsOf(dst, src []byte, base, stride, n int, idx []int, pl plan) {
+	rows(dst[:n*len(idx)], src, base, stride, n, idx, summarize(idx), pl)
+}
+
+// refRows is the reference of the row kernel: one byte at a time.
 func refRows(dst, src []byte, base, stride, n int, idx []int) {
 	for j, i := range idx {
 		for k := range n {
@@ -60,7 +66,7 @@ func rowCase(rng *rand.Rand, n int) (src []byte, base, stride int, idx []int) {
 }
 
 // TestRowsAgainstReference copies random batches of every row size from 1 to
-// 300 bytes and around the kernel's thresholds, with every strategy, into a
+// 300 bytes and around the kernel's thresholds, with every plan, into a
 // destination at every alignment, and checks the bytes around the batch too.
 func TestRowsAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -69,7 +75,7 @@ func TestRowsAgainstReference(t *testing.T) {
 		sizes = append(sizes, n)
 	}
 	for _, n := range sizes {
-		for _, s := range strategies {
+		for _, pl := range plans {
 			src, base, stride, idx := rowCase(rng, n)
 			lead := rng.IntN(32)
 			want := make([]byte, lead+len(idx)*n+32)
@@ -78,10 +84,10 @@ func TestRowsAgainstReference(t *testing.T) {
 			}
 			got := slices.Clone(want)
 			refRows(want[lead:], src, base, stride, n, idx)
-			Rows(got[lead:], src, base, stride, n, idx, s)
+			rowsOf(got[lead:], src, base, stride, n, idx, pl)
 			if !slices.Equal(want, got) {
-				t.Fatalf("Rows(n %d, stride %d, base %d, %d rows, %+v) differs from the reference:\n%s",
-					n, stride, base, len(idx), s, cmp.Diff(want, got))
+				t.Fatalf("rows(n %d, stride %d, base %d, %d rows, %+v) differs from the reference:\n%s",
+					n, stride, base, len(idx), pl, cmp.Diff(want, got))
 			}
 		}
 	}
@@ -109,7 +115,7 @@ func TestRowsOutOfBounds(t *testing.T) {
 					t.Errorf("%s: no panic", name)
 				}
 			}()
-			Rows(dst, src, c.base, c.stride, 10, c.idx, Strategy{})
+			rowsOf(dst, src, c.base, c.stride, 10, c.idx, kernelPlan)
 		}()
 	}
 }
@@ -155,7 +161,7 @@ func TestInBounds(t *testing.T) {
 }
 
 // FuzzRows checks the row kernel against the reference for fuzzed row sizes,
-// strides, offsets, index lists and strategies.
+// strides, offsets, index lists and plans.
 func FuzzRows(f *testing.F) {
 	f.Add(uint16(3136), int16(3136), uint8(0), []byte{3, 1, 4, 1, 5}, uint8(0), int16(0))
 	f.Add(uint16(17), int16(-20), uint8(7), []byte{0, 0, 2}, uint8(1), int16(64))
@@ -177,13 +183,13 @@ func FuzzRows(f *testing.F) {
 		for j, b := range raw {
 			idx[j] = int(b) % rows
 		}
-		s := Strategy{Distance: int(dist), Copy: int(kind) % 5}
+		pl := plan{int(dist), []int{0, 2048, math.MaxInt}[int(kind)%3]}
 		want := make([]byte, len(idx)*n)
 		got := make([]byte, len(idx)*n)
 		refRows(want, src, base, stride, n, idx)
-		Rows(got, src, base, stride, n, idx, s)
+		rowsOf(got, src, base, stride, n, idx, pl)
 		if !slices.Equal(want, got) {
-			t.Fatalf("Rows(n %d, stride %d, base %d, idx %v, %+v) differs from the reference", n, stride, base, idx, s)
+			t.Fatalf("rows(n %d, stride %d, base %d, idx %v, %+v) differs from the reference", n, stride, base, idx, pl)
 		}
 	})
 }
@@ -291,9 +297,9 @@ func TestRowsNoAllocs(t *testing.T) {
 	src := make([]byte, 1<<20)
 	dst := make([]byte, 128*3136)
 	idx := rand.New(rand.NewPCG(1, 2)).Perm(len(src) / 3136)[:128]
-	for _, s := range strategies {
-		if a := testing.AllocsPerRun(10, func() { Rows(dst, src, 0, 3136, 3136, idx, s) }); a != 0 {
-			t.Errorf("Rows with %+v: %v allocs, want 0", s, a)
+	for _, pl := range plans {
+		if a := testing.AllocsPerRun(10, func() { rowsOf(dst, src, 0, 3136, 3136, idx, pl) }); a != 0 {
+			t.Errorf("rows with %+v: %v allocs, want 0", pl, a)
 		}
 	}
 	sf := make([]float32, 784*1000)

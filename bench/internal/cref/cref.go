@@ -4,7 +4,13 @@ package cref
 
 /*
 #cgo CFLAGS: -O2
+// Loops stay as written: GCC would otherwise turn the vector loops into memcpy.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-loop-distribute-patterns")
+#endif
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 // rows copies count rows of n bytes, row j from src + idx[j]*stride to
@@ -24,14 +30,70 @@ static void rows(char *dst, const char *src, size_t n, ptrdiff_t stride,
 	}
 }
 
-// rowsDist copies the same rows with memcpy while a cursor prefetches every
-// line dist bytes ahead of the copy along the gathered rows, across row
-// boundaries: the algorithm of obskit's row kernel, in C.
-static void rowsDist(char *dst, const char *src, size_t n, ptrdiff_t stride,
-                     const long long *idx, long count, long dist) {
-	long pj = 0;
+// The copy routines of the experiments, each moving n bytes from s to d.
+typedef void (*copyfn)(char *d, const char *s, size_t n);
+
+static void mc(char *d, const char *s, size_t n) { memcpy(d, s, n); }
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+static void movsb(char *d, const char *s, size_t n) {
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+static void sse(char *d, const char *s, size_t n) {
+	size_t o = 0;
+	for (; o + 16 <= n; o += 16)
+		_mm_storeu_si128((__m128i *)(d + o), _mm_loadu_si128((const __m128i *)(s + o)));
+	memcpy(d + o, s + o, n - o);
+}
+
+__attribute__((target("avx2"))) static void avx2(char *d, const char *s, size_t n) {
+	size_t o = 0;
+	for (; o + 32 <= n; o += 32)
+		_mm256_storeu_si256((__m256i *)(d + o), _mm256_loadu_si256((const __m256i *)(s + o)));
+	memcpy(d + o, s + o, n - o);
+}
+
+__attribute__((target("avx512f"))) static void avx512(char *d, const char *s, size_t n) {
+	size_t o = 0;
+	for (; o + 64 <= n; o += 64)
+		_mm512_storeu_si512((void *)(d + o), _mm512_loadu_si512((const void *)(s + o)));
+	memcpy(d + o, s + o, n - o);
+}
+
+// stream moves 32 bytes at a time with non-temporal stores, which bypass
+// the caches, once d is 32-byte aligned.
+__attribute__((target("avx2"))) static void stream(char *d, const char *s, size_t n) {
+	size_t o = (32 - ((uintptr_t)d & 31)) & 31;
+	if (o > n)
+		o = n;
+	memcpy(d, s, o);
+	for (; o + 32 <= n; o += 32)
+		_mm256_stream_si256((__m256i *)(d + o), _mm256_loadu_si256((const __m256i *)(s + o)));
+	memcpy(d + o, s + o, n - o);
+}
+static void fence(void) { _mm_sfence(); }
+#else
+#define movsb mc
+#define sse mc
+#define avx2 mc
+#define avx512 mc
+#define stream mc
+static void fence(void) {}
+#endif
+
+// cursor copies the rows as rows does, with routine r (an index of fns),
+// while a cursor prefetches every line dist bytes ahead of the copy along
+// the gathered rows, across row boundaries: the algorithm of obskit's row
+// kernel, in C. dist <= 0 prefetches nothing.
+static void cursor(char *dst, const char *src, size_t n, ptrdiff_t stride,
+                   const long long *idx, long count, long dist, int r) {
+	static const copyfn fns[] = {mc, movsb, sse, avx2, avx512, stream};
+	copyfn f = fns[r];
+	long pj = 0, budget = dist > 0 ? dist : LONG_MIN / 2;
 	size_t po = 0;
-	long budget = dist;
 	for (long j = 0; j < count; j++) {
 		budget += (long)n;
 		while (budget > 0 && pj < count) {
@@ -46,8 +108,10 @@ static void rowsDist(char *dst, const char *src, size_t n, ptrdiff_t stride,
 				pj++;
 			}
 		}
-		memcpy(dst + j * n, src + idx[j] * stride, n);
+		f(dst + j * n, src + idx[j] * stride, n);
 	}
+	if (f == stream)
+		fence();
 }
 */
 import "C"
@@ -61,19 +125,23 @@ const Available = true
 
 // Rows copies the n-byte rows at idx[j]*stride of src to dst[j*n:] with C's
 // memcpy, prefetching every line of the row ahead positions further on when
-// ahead > 0. The rows and dst must lie within src and dst; nothing is checked
-// but the lengths.
+// ahead > 0. It panics unless dst holds the rows and every row lies within
+// src.
 func Rows(dst, src []byte, n, stride int, idx []int, ahead int) {
 	if a, ok := args(dst, src, n, stride, idx); ok {
 		C.rows(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(ahead))
 	}
 }
 
-// RowsDist copies the same rows with memcpy, prefetching every line dist bytes
-// ahead of the copy along the gathered rows, the row kernel's algorithm in C.
-func RowsDist(dst, src []byte, n, stride int, idx []int, dist int) {
+// Cursor copies the same rows with routine r while a cursor prefetches every
+// line dist bytes ahead of the copy along the gathered rows (none if dist <=
+// 0), the row kernel's algorithm in C. r must be [Routine.Available].
+func Cursor(dst, src []byte, n, stride int, idx []int, dist int, r Routine) {
+	if !r.Available() {
+		panic("obskit/bench/internal/cref: routine " + r.String() + " not supported by this CPU")
+	}
 	if a, ok := args(dst, src, n, stride, idx); ok {
-		C.rowsDist(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(dist))
+		C.cursor(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(dist), C.int(r))
 	}
 }
 

@@ -2,17 +2,20 @@ package cref
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 )
 
+// Every way of copying the rows writes what copy() writes, for rows around
+// each routine's width, at every alignment of the destination.
 func TestRows(t *testing.T) {
 	if !Available {
 		t.Skip("the C reference needs cgo: built with CGO_ENABLED=0 or without a C compiler")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 63, 64, 784, 3136, 5000} {
+	for _, n := range []int{1, 15, 31, 63, 64, 100, 784, 3136, 5000} {
 		stride := n + rng.IntN(100)
 		src := make([]byte, 50*stride+n)
 		for i := range src {
@@ -26,18 +29,23 @@ func TestRows(t *testing.T) {
 		for j, i := range idx {
 			copy(want[j*n:], src[i*stride:i*stride+n])
 		}
-		for _, f := range []struct {
-			name string
-			run  func(dst []byte)
-		}{
-			{"Rows", func(dst []byte) { Rows(dst, src, n, stride, idx, 0) }},
-			{"Rows ahead 2", func(dst []byte) { Rows(dst, src, n, stride, idx, 2) }},
-			{"RowsDist 8 KiB", func(dst []byte) { RowsDist(dst, src, n, stride, idx, 8<<10) }},
-		} {
-			got := make([]byte, len(want))
-			f.run(got)
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s of %d-byte rows differs from copy()", f.name, n)
+		runs := map[string]func(dst []byte){
+			"Rows":         func(dst []byte) { Rows(dst, src, n, stride, idx, 0) },
+			"Rows ahead 2": func(dst []byte) { Rows(dst, src, n, stride, idx, 2) },
+		}
+		for _, r := range Routines {
+			for _, dist := range []int{0, 100, 8 << 10} {
+				if r.Available() {
+					runs[fmt.Sprint("Cursor ", r, " ", dist)] = func(dst []byte) { Cursor(dst, src, n, stride, idx, dist, r) }
+				}
+			}
+		}
+		for name, run := range runs {
+			off := rng.IntN(32)
+			got := make([]byte, off+len(want))
+			run(got[off:])
+			if !bytes.Equal(got[off:], want) {
+				t.Errorf("%s of %d-byte rows differs from copy()", name, n)
 			}
 		}
 	}

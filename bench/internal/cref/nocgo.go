@@ -10,7 +10,7 @@ const Available = false
 // Rows panics: the C reference needs cgo.
 func Rows(dst, src []byte, n, stride int, idx []int, ahead int) { panic(unavailable) }
 
-// RowsDist panics: the C reference needs cgo.
-func RowsDist(dst, src []byte, n, stride int, idx []int, dist int) { panic(unavailable) }
+// Cursor panics: the C reference needs cgo.
+func Cursor(dst, src []byte, n, stride int, idx []int, dist int, r Routine) { panic(unavailable) }
 
 const unavailable = "obskit/bench/internal/cref: built without cgo (CGO_ENABLED=0 or no C compiler)"

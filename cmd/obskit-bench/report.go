@@ -1,0 +1,332 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// num formats a figure with at least three significant digits and no exponent.
+func num(v float64) string {
+	switch a := math.Abs(v); {
+	case a == 0:
+		return "0"
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", v)
+	case a >= 0.001:
+		return fmt.Sprintf("%.3f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// spread formats a measure as "median (min - max)", or "-" when not measured.
+func spread(m Measure) string {
+	switch len(m.Runs) {
+	case 0:
+		return "-"
+	case 1:
+		return num(m.Median)
+	}
+	return fmt.Sprintf("%s (%s - %s)", num(m.Median), num(m.Min), num(m.Max))
+}
+
+// table writes a markdown table.
+func table(w io.Writer, head []string, rows [][]string) {
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" --- |", len(head)))
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+	}
+}
+
+// cell escapes text for a markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// targetTable writes the targets, or the figures of context (which have no
+// want nor status).
+func targetTable(w io.Writer, ts []Target) {
+	head := []string{"issue", "target", "measured", "want", "status", "command"}
+	var rows [][]string
+	for _, t := range ts {
+		status := t.Status
+		if status != "met" {
+			status = "**" + status + "**"
+		}
+		row := []string{fmt.Sprint(t.Issue), cell(t.What), cell(t.Metric) + ": " + spread(t.Measured), t.Want, status, "`" + cell(t.Command) + "`"}
+		if t.Want == "" {
+			head, row = []string{"issue", "what", "measured", "command"}, slices.Delete(row, 3, 5)
+		}
+		rows = append(rows, row)
+	}
+	table(w, head, rows)
+}
+
+// workloadTable writes obskit, the limit and the peers of every workload.
+func workloadTable(w io.Writer, ws []Workload) {
+	var rows [][]string
+	for _, wl := range ws {
+		rate := func(m Measure) string {
+			if len(m.Runs) == 0 {
+				return "-"
+			}
+			return num(m.Median) + " " + wl.Unit
+		}
+		lim, vs := "-", "-"
+		if wl.Limit != nil {
+			lim = rate(*wl.Limit) + " (" + wl.Limit.Name + ")"
+			vs = spread(newMeasure("", ratios(wl.Obskit.Runs, wl.Limit.Runs)))
+		}
+		head := []string{cell(wl.Title), rate(wl.Obskit) + " (`" + wl.Obskit.Name + "`)", lim, vs}
+		peers := wl.Peers
+		if len(peers) == 0 {
+			rows = append(rows, append(head, "-", "-", "-"))
+		}
+		for i, p := range peers {
+			if i > 0 {
+				head = []string{"", "", "", ""}
+			}
+			ratio := "-"
+			if p.Ratio != 0 {
+				ratio = num(p.Ratio)
+			}
+			rows = append(rows, append(slices.Clip(head), cell(p.Name), rate(p.Measure), ratio))
+		}
+	}
+	table(w, []string{"workload", "obskit", "limit", "obskit/limit", "peer", "peer throughput", "obskit/peer"}, rows)
+}
+
+// peers returns the peers of w other than Python's own copy, which results
+// files written before the peers alternated with obskit hold as a check that
+// both processes saw the same machine.
+func (w Workload) peers() []Peer {
+	return slices.DeleteFunc(slices.Clone(w.Peers), func(p Peer) bool { return p.Kind == "limit" })
+}
+
+// A sideTable is an experiment shown as one table: a row per regime and
+// sub-benchmark Prefix<row> of package bench, a column per side (its median
+// throughput) and per ratio (the median of a metric).
+type sideTable struct {
+	title, intro, prefix, rowHead string
+	sides                         [][2]string // side, head
+	ratios                        [][2]string // metric, head
+}
+
+var sideTables = []sideTable{
+	{"The copy routine by row size", "Rows of one size from random places of the regime's source into batches of about 400 KB, GB/s: the kernel; `copy()` per row (Go's `memmove`) and C's `memcpy`, both without prefetch; the kernel's 8 KiB prefetch cursor in C around each routine: `memcpy` (glibc's choice), REP MOVSB, 16-, 32- and 64-byte vector moves, non-temporal stores.",
+		"BenchmarkKernel/%s/rows/", "row bytes", [][2]string{{"kit", "kernel"}, {"go", "copy()"}, {"nopf", "memcpy, no prefetch"}, {"memcpy", "memcpy"},
+			{"movsb", "REP MOVSB"}, {"sse", "16-byte"}, {"avx2", "32-byte"}, {"avx512", "64-byte"}, {"stream", "non-temporal"}}, nil},
+	{"Prefetch distance", "C's `memcpy` per row with the cursor at other distances ahead of the copy (bytes of the batch in flight), GB/s.",
+		"BenchmarkKernel/%s/distance/", "row bytes", [][2]string{{"kit", "kernel"}, {"0KiB", "none"}, {"1KiB", "1 KiB"}, {"2KiB", "2 KiB"},
+			{"4KiB", "4 KiB"}, {"8KiB", "8 KiB"}, {"16KiB", "16 KiB"}, {"32KiB", "32 KiB"}}, nil},
+	{"The destination", "3136-byte rows into one reused batch (the kernel, as a user's loop does), rotating among 2 and 8 batches (a prefetching loop), among batches twice the last-level cache (written from memory each time), and into a new batch each time (as NumPy's `X[idx]`), GB/s.",
+		"BenchmarkKernel/%s/dst", "", [][2]string{{"kit", "reused"}, {"rotate2", "2 rotating"}, {"rotate8", "8 rotating"}, {"cold", "cold"}, {"fresh", "new each batch"}}, nil},
+	{"Placement", "3136-byte rows with the batch 4 and 32 bytes off a cache line, the source rows 4 bytes off, and the source in 4 KiB pages instead of 2 MiB ones, GB/s.",
+		"BenchmarkKernel/%s/place", "", [][2]string{{"kit", "aligned"}, {"dst+4", "batch +4"}, {"dst+32", "batch +32"}, {"src+4", "source +4"}, {"4k", "4 KiB pages"}}, nil},
+	{"A batch split across two goroutines", "One shuffled batch of float32 rows (60000 x 784) gathered by two goroutines, each calling `gather.GatherPart` for half, against one calling `gather.Gather`, and the same in C (two threads each copying half with `memcpy` and the kernel's cursor, against one), GB/s; speedups are one's time over two's, pass by pass. The split pays where the speedup passes 1.",
+		"BenchmarkSplit/", "rows per batch", [][2]string{{"one", "one goroutine"}, {"two", "two goroutines"}, {"c-one", "C, one thread"}, {"c-two", "C, two threads"}},
+		[][2]string{{"x-one", "speedup"}, {"x-c-one/x-c-two", "C's speedup"}, {"x-c", "kit / C"}}},
+}
+
+// tables draws the experiments' tables of s as markdown.
+func tables(s Samples, count int) string {
+	var b bytes.Buffer
+	for _, t := range sideTables {
+		var rows [][]string
+		keys := []string{""} // the split reads one array, 60000 x 784
+		if strings.Contains(t.prefix, "%s") {
+			keys = []string{regimes[0].key, regimes[1].key}
+		}
+		for _, key := range keys {
+			prefix := "bench " + strings.ReplaceAll(t.prefix, "%s", key)
+			var names []string
+			for k := range s {
+				if name, ok := strings.CutPrefix(k, prefix); ok {
+					names = append(names, name)
+				}
+			}
+			slices.SortFunc(names, func(a, c string) int {
+				x, _ := strconv.Atoi(a)
+				y, _ := strconv.Atoi(c)
+				return cmp.Or(x-y, strings.Compare(a, c))
+			})
+			for _, name := range names {
+				row := []string{strings.TrimSpace(key + " " + name)}
+				for _, c := range t.sides {
+					row = append(row, gbps(s[prefix+name][c[0]+"-MB/s"]))
+				}
+				for _, c := range t.ratios {
+					num, den, _ := strings.Cut(c[0], "/")
+					runs := s[prefix+name][num]
+					if den != "" {
+						runs = ratios(runs, s[prefix+name][den])
+					}
+					row = append(row, spread(newMeasure("", runs)))
+				}
+				rows = append(rows, row)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		head := []string{t.rowHead}
+		if len(keys) > 1 {
+			head[0] = strings.TrimSuffix("regime, "+t.rowHead, ", ")
+		}
+		for _, c := range append(slices.Clone(t.sides), t.ratios...) {
+			head = append(head, c[1])
+		}
+		fmt.Fprintf(&b, "\n**%s.** %s\n\n", t.title, t.intro)
+		table(&b, head, rows)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Medians of %d runs; the sides alternate pass by pass. Command: `%s`.\n", count, benchCommand("bench", "BenchmarkKernel", count)) + b.String()
+}
+
+// gbps formats the median of MB/s values in GB/s, or "-".
+func gbps(mbs []float64) string {
+	if len(mbs) == 0 {
+		return "-"
+	}
+	return num(newMeasure("", mbs).Median / 1e3)
+}
+
+// The generated part of docs/performance.md lies between these lines; report
+// rewrites it and leaves the rest of the file alone.
+const (
+	beginMarker = "<!-- obskit-bench:begin: generated by `make chart` from bench/results/; edit cmd/obskit-bench, not this -->"
+	endMarker   = "<!-- obskit-bench:end -->"
+)
+
+var errNoMarkers = errors.New("markers of the generated section not found")
+
+// updateDoc rewrites the generated section of the markdown file at path with
+// a section per results file of rs, each with its chart.
+func updateDoc(path string, rs []*Results, charts map[*Results]string) error {
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	i, j := bytes.Index(doc, []byte(beginMarker)), bytes.Index(doc, []byte(endMarker))
+	if i < 0 || j < i {
+		return fmt.Errorf("%s: %w: the file needs a line %q and, after it, a line %q", path, errNoMarkers, beginMarker, endMarker)
+	}
+	var b bytes.Buffer
+	b.Write(doc[:i+len(beginMarker)])
+	if len(rs) > 1 {
+		fmt.Fprintf(&b, "\n\nFigures of %d machines, the newest run first; each machine's section is its own `make compare` run:\n\n", len(rs))
+		for _, r := range rs {
+			fmt.Fprintf(&b, "- %s\n", machineTitle(r))
+		}
+	}
+	for _, r := range rs {
+		fmt.Fprintf(&b, "\n### %s\n\n", machineTitle(r))
+		section(&b, r, charts[r])
+	}
+	b.WriteString("\n")
+	b.Write(doc[j:])
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// machineTitle heads the section of a run: the machine and the date.
+func machineTitle(r *Results) string {
+	m := r.Machine
+	s := m.CPU
+	if m.Microarch != "" {
+		s += " (" + m.Microarch + ")"
+	}
+	s += fmt.Sprintf(", %d CPUs", m.CPUs)
+	if m.Hypervisor != "" {
+		s += ", " + m.Hypervisor
+	}
+	return s + ", " + r.Date.UTC().Format("2006-01-02 15:04") + " UTC"
+}
+
+// section writes the section of one run: how the figures were made, the
+// targets, the experiments, and the comparison with its chart.
+func section(b *bytes.Buffer, r *Results, chart string) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	m := r.Machine
+	p("#### How these figures were produced\n\n")
+	if r.Quick {
+		p("**Quick run (`-quick`): every benchmark ran one iteration to test the pipeline; the figures below mean nothing.**\n\n")
+	}
+	p("- Measured %s (UTC), %s in all, %d runs of every benchmark.\n", r.Date.UTC().Format("2006-01-02 15:04"), r.Duration, r.Count)
+	p("- Machine: %s, %d logical CPUs", m.CPU, m.CPUs)
+	if m.Family != "" {
+		p(" (%s)", strings.TrimSuffix(m.Family+", "+m.Microarch, ", "))
+	}
+	for _, f := range []string{m.Caches, m.Features, m.Memory + " memory"} {
+		if f != "" && f != " memory" {
+			p(", %s", f)
+		}
+	}
+	if m.Hypervisor != "" {
+		p(", a %s virtual machine", m.Hypervisor)
+	}
+	p("; %s; %s; transparent huge pages `%s`.\n", m.OS, m.Go, m.HugePages)
+	if m.Kernel != "" {
+		p("- Row kernel: %s.\n", m.Kernel)
+	}
+	p("- Load average (1 minute): %.2f when the run started; while measuring %s on %d CPUs (the suite itself accounts for about 1).", m.LoadBefore, m.Load, m.CPUs)
+	if m.Load.Samples > 0 && m.Load.Mean > float64(m.CPUs)+0.5 {
+		p(" **The machine was shared: other processes competed for the %d cores, so absolute figures are low and noisy; ratios of sides that alternate within one benchmark are the figures to trust, and even those vary.**", m.CPUs)
+	}
+	p("\n")
+	if r.Python != nil {
+		v := []string{r.Python.Interpreter}
+		for _, k := range []string{"python", "numpy", "torch", "torch_threads", "sklearn"} {
+			if r.Python.Versions[k] != "" {
+				v = append(v, k+" "+r.Python.Versions[k])
+			}
+		}
+		p("- Peers: %s.\n", strings.Join(v, ", "))
+	}
+	for _, s := range r.Skipped {
+		p("- **Skipped %s**: %s.\n", s.Peers, s.Reason)
+	}
+	for _, f := range r.Failures {
+		p("- **Failed**: `%s`.\n", f)
+	}
+	p("- Commands, in order (all run by `make compare`):\n\n```sh\n%s\n```\n", strings.Join(r.Commands, "\n"))
+
+	met := 0
+	var other []string
+	for _, t := range r.Targets {
+		if t.Status == "met" {
+			met++
+		} else {
+			other = append(other, fmt.Sprintf("%s (issue %d, %s)", t.What, t.Issue, t.Status))
+		}
+	}
+	p("\n#### Targets\n\n%d of %d targets met.", met, len(r.Targets))
+	if len(other) > 0 {
+		p(" Not met: %s.", strings.Join(other, "; "))
+	}
+	p(" Median of %d runs, min - max in parentheses. Each command measures its figure alone.\n\n", r.Count)
+	targetTable(b, r.Targets)
+	if len(r.Context) > 0 {
+		p("\nFigures that explain the targets (no target of their own):\n\n")
+		targetTable(b, r.Context)
+	}
+	if r.Tables != "" {
+		p("\n#### Where a shuffled gather's time goes on this machine\n\n%s", r.Tables)
+	}
+	p("\n#### obskit against the limit and the peers\n\n")
+	p("Median throughput of %d runs. The limit, the C reference and the peers are measured in the same benchmark as obskit, one pass of each in turn; `obskit/limit` and `obskit/peer` are their ratios pass by pass (higher = obskit faster).\n\n", r.Count)
+	if chart != "" {
+		p("![Throughput of obskit, its limit and its peers](%s)\n\n", chart)
+	}
+	workloadTable(b, r.Workloads)
+}
