@@ -146,7 +146,7 @@ func gatherType[E arraycontainer.Number](r regime) func(*testing.B) {
 			sides = append(sides, cSides(asBytes(x.Data()), Width*size, batches, amount)...)
 			sides = append(sides, peers(b, amount, "gather/first", py)...)
 			spent := paired(b, "MB/s", warm, sides...)
-			report(b, spent, "x-c", []int{index(sides, "c-memcpy"), index(sides, "c-prefetch")}, []int{0})
+			report(b, spent, "x-c", []int{sideAt(sides, "c-memcpy"), sideAt(sides, "c-prefetch")}, []int{0})
 		})
 		b.Run("last", func(b *testing.B) {
 			l := obsLast(b, x)

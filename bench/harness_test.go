@@ -157,8 +157,8 @@ func report(b *testing.B, spent []time.Duration, name string, a, c []int) {
 	}
 }
 
-// index returns the position of the side named name, or -1.
-func index(sides []side, name string) int {
+// sideAt returns the position of the side named name, or -1.
+func sideAt(sides []side, name string) int {
 	for i, s := range sides {
 		if s.name == name {
 			return i

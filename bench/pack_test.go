@@ -117,7 +117,7 @@ func BenchmarkPack(b *testing.B) {
 		c := &padded{}
 		counts[name] = c
 		s := resumable.Pack(resumable.Slice(seqs), PackLength, PackRows, opts)
-		return side{name, bytes, func(int) {
+		return timed(name, bytes, func() {
 			*c = padded{}
 			for p, err := range s.All() {
 				if err != nil {
@@ -125,12 +125,12 @@ func BenchmarkPack(b *testing.B) {
 				}
 				c.pad, c.slots = c.pad+p.Padding, c.slots+len(p.Tokens)
 			}
-		}}
+		})
 	}
 	masked := func(name string, batches func() stream.Reader[[][]int32]) side {
 		c := &padded{}
 		counts[name] = c
-		return side{name, bytes, func(int) {
+		return timed(name, bytes, func() {
 			*c = padded{}
 			for m, err := range stream.Mask(batches(), 0) {
 				if err != nil {
@@ -142,11 +142,11 @@ func BenchmarkPack(b *testing.B) {
 				}
 				c.pad, c.slots = c.pad+len(m.Data)-real, c.slots+len(m.Data)
 			}
-		}}
+		})
 	}
 	boundaries := []int{16, 32, 64, 128, 256}
 	sizes := []int{256, 128, 64, 32, 16, 8} // about 4096 tokens a batch
-	paired(b,
+	paired(b, "MB/s", false,
 		pack("pack-ff", resumable.PackOptions{Method: resumable.FirstFit, Window: 16}),
 		pack("pack-bfd", resumable.PackOptions{Method: resumable.BestFitDecreasing, Window: 1024}),
 		masked("bucket", func() stream.Reader[[][]int32] {

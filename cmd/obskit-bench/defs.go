@@ -213,8 +213,13 @@ func targetDefs() []targetDef {
 			}
 		}
 	}
-	return append(ds, targetDef{15, "no allocation per batch: Split/1024", "allocs per pass", ref{"bench BenchmarkSplit/1024", "kit-allocs/op"}, ref{}, "<=", 0})
+	ds = append(ds, targetDef{15, "no allocation per batch: Split/1024", "allocs per pass", ref{"bench BenchmarkSplit/1024", "kit-allocs/op"}, ref{}, "<=", 0})
+	return append(ds, moreTargets...)
 }
+
+// moreTargets and moreContext are the targets and figures of context of other
+// issues' files (targets_streams.go), appended when the program starts.
+var moreTargets, moreContext []targetDef
 
 // contextDefs are figures that explain the targets.
 func contextDefs() []targetDef {
@@ -224,7 +229,7 @@ func contextDefs() []targetDef {
 			targetDef{issue: 15, what: "observation-first float32 gather against C's memcpy loop without prefetch, " + r.key, metric: "throughput / C's", ref: ref{"bench BenchmarkGather/" + r.key + "/float32/first", "x-c-memcpy"}},
 			targetDef{issue: 3, what: "the shuffled epoch against a naive loop copying the same shuffled rows one by one, " + r.key, metric: "throughput / the naive loop's", ref: ref{"bench BenchmarkEpoch/" + r.key, "x-rowcopy"}})
 	}
-	return append(ds,
+	return append(append(ds,
 		targetDef{issue: 2, what: "the one-time relayout (ObsFirst) of the 188 MB observation-last float32 array, allocation and page faults included", metric: "copy() time / relayout time", ref: ref{"bench BenchmarkObsFirst", "x-copy"}},
 		targetDef{issue: 2, what: "its kernel (gather.Copy) into an array allocated once, against copy() of the same bytes", metric: "kernel time / copy() time", ref: ref{"bench BenchmarkObsFirst", "x-kernel"}, over: ref{"bench BenchmarkObsFirst", "x-copy"}},
 		targetDef{issue: 3, what: "Prefetch(1) with the linear layer: the body's measured cost against the gather's", metric: "body time / gather time", ref: ref{"bench BenchmarkPrefetch/linear", "body/gather"}},
@@ -234,7 +239,7 @@ func contextDefs() []targetDef {
 		targetDef{issue: 7, what: "batches through a shuffled split's view against copy()", metric: "throughput / copy() of the same bytes", ref: ref{"bench BenchmarkSubset", "x-copy"}},
 		targetDef{issue: 15, what: "a batch of 1024 rows split across two goroutines", metric: "speedup over one goroutine", ref: ref{"bench BenchmarkSplit/1024", "x-one"}},
 		targetDef{issue: 15, what: "the same split in C (two threads, memcpy with the kernel's prefetch cursor): what the memory system gives two cores in the same run", metric: "speedup over one thread", ref: ref{"bench BenchmarkSplit/1024", "x-c-one"}, over: ref{"bench BenchmarkSplit/1024", "x-c-two"}},
-	)
+	), moreContext...)
 }
 
 // evaluate measures every target of defs from s; count is the -count of the
