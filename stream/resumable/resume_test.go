@@ -3,8 +3,12 @@ package resumable_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,21 +38,37 @@ type recipe struct {
 	build func() resumable.Stream[int]
 }
 
+// linesDir is where randomRecipe writes the files of its Lines sources.
+var linesDir string
+
 // randomRecipe draws a random composition of the package's nodes, depth at
 // most d.
 func randomRecipe(rng *rand.Rand, d int) recipe {
 	if d == 0 || rng.IntN(4) == 0 {
 		lo, n := rng.IntN(1000)*1000, rng.IntN(60)
 		s := ints(lo, n)
-		switch rng.IntN(3) {
-		case 0:
-			return recipe{fmt.Sprintf("Slice(%d)", n), func() resumable.Stream[int] { return resumable.Slice(s) }}
-		case 1:
+		switch rng.IntN(8) {
+		case 0: // a file: every pass opens it, a resumed pass seeks
+			path := filepath.Join(linesDir, fmt.Sprintf("%d-%d.txt", lo, n))
+			var text strings.Builder
+			for _, v := range s {
+				fmt.Fprintln(&text, v)
+			}
+			if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+				panic(err)
+			}
+			return recipe{fmt.Sprintf("Lines(%d)", n), func() resumable.Stream[int] {
+				lines := resumable.Lines(func() (io.ReadSeekCloser, error) { return os.Open(path) }, 100)
+				return resumable.MapErr(lines, strconv.Atoi)
+			}}
+		case 1, 2:
 			return recipe{fmt.Sprintf("Replay(%d)", n), func() resumable.Stream[int] { return resumable.Replay(stream.FromSlice(s)) }}
-		default:
+		case 3, 4:
 			return recipe{fmt.Sprintf("Seek(%d)", n), func() resumable.Stream[int] {
 				return resumable.Seek(func(pos int) stream.Reader[int] { return stream.FromSlice(s[pos:]) })
 			}}
+		default:
+			return recipe{fmt.Sprintf("Slice(%d)", n), func() resumable.Stream[int] { return resumable.Slice(s) }}
 		}
 	}
 	src := randomRecipe(rng, d-1)
@@ -142,11 +162,13 @@ func errText(err error) string {
 }
 
 // TestResumeAnywhere is the property of the package: over random compositions
-// of its nodes, a pass interrupted at a random value, saved, and restored from
+// of its nodes (over slices, seeking and replayed readers, and files read by
+// Lines), a pass interrupted at a random value, saved, and restored from
 // the serialized state into a pipeline built anew yields exactly the values the
 // uninterrupted pass yields after it; and so again after a second interruption.
 func TestResumeAnywhere(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 17))
+	linesDir = t.TempDir()
 	trials := 2000
 	if raceEnabled || testing.Short() {
 		trials = 300
