@@ -74,6 +74,17 @@ func (p *Packed[E]) Row(r int) []E {
 	return p.Tokens[r*p.Length : (r+1)*p.Length : (r+1)*p.Length]
 }
 
+// Clone returns a copy of p in newly allocated memory, to keep past the step
+// that yielded p, or to hand to a decorator that keeps values (a shuffle,
+// Batches, stream.Prefetch): Map(packed, (*Packed[E]).Clone).
+func (p *Packed[E]) Clone() *Packed[E] {
+	q := *p
+	q.Tokens = slices.Clone(p.Tokens)
+	q.Segments = slices.Clone(p.Segments)
+	q.Positions = slices.Clone(p.Positions)
+	return &q
+}
+
 // Pack returns a [Stream] packing the sequences of s into batches of rows rows
 // of length tokens each, with segment ids and positions (sequence packing for
 // language models): far less padding than padding every sequence to the
@@ -84,7 +95,7 @@ func (p *Packed[E]) Row(r int) []E {
 //
 // Pack writes every batch into the same *Packed, reused from step to step (no
 // allocation per batch): it is valid until the next step, so copy what must
-// outlive it. Pack keeps the sequences it holds until their row is yielded:
+// outlive it ([Packed.Clone]), and clone before a decorator that keeps values. Pack keeps the sequences it holds until their row is yielded:
 // s's values must stay valid (every stream of this package's sources does).
 //
 // Its state holds the sequences in open and closed rows not yet yielded (at most

@@ -167,3 +167,21 @@ func TestPackAllocs(t *testing.T) {
 		}
 	}
 }
+
+func TestPackedClone(t *testing.T) {
+	seqs := [][]int{{1, 2}, {3}, {4, 5, 6}}
+	var kept []*resumable.Packed[int]
+	for p, err := range resumable.Map(resumable.Pack(resumable.Slice(seqs), 3, 1, resumable.PackOptions{}), (*resumable.Packed[int]).Clone).All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, p)
+	}
+	var got [][]int
+	for _, p := range kept {
+		got = append(got, p.Tokens)
+	}
+	if diff := cmp.Diff([][]int{{1, 2, 3}, {4, 5, 6}}, got); diff != "" {
+		t.Errorf("cloned batches mismatch (-want +got):\n%s", diff)
+	}
+}
