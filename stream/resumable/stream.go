@@ -63,8 +63,10 @@ func (s Stream[T]) check(op string) {
 // the values the saved pass would have yielded after its last one. s must be
 // built as the stream that saved the state was (the same nodes with the same
 // settings, sources that yield the same values); Start returns an error wrapping
-// [ErrState] when the state does not fit s, naming the node and what differs.
-// It returns the error of a source that fails to reopen (a file, say) as it is.
+// [ErrState] when the state does not fit s, naming the node and what differs,
+// and also when a replayed source fails or ends before the saved position (the
+// error names the source's error). Files are opened at the pass's first value,
+// so their errors come from the pass, in place, as any source error does.
 func (s Stream[T]) Start(state []byte) (*Pass[T], error) {
 	s.check("resumable.Stream.Start")
 	it := s.n.pass(0)
