@@ -59,6 +59,13 @@ func rangeError[To, From arraycontainer.Number](op string, v From, i int) error 
 	return fmt.Errorf("convert.%s: value %v at index %d does not fit %T: %w", op, v, i, t, ErrRange)
 }
 
+// changedError returns the panic value of a value at index i, read after Cast
+// checked its source, that To cannot hold.
+func changedError[To, From arraycontainer.Number](v From, i int) error {
+	var t To
+	return fmt.Errorf("convert.Cast: value %v at index %d does not fit %T: the container changed after it was wrapped (or a random draw): %w", v, i, t, ErrRange)
+}
+
 // isFloat reports whether E is a floating-point type.
 func isFloat[E arraycontainer.Number]() bool {
 	var half E = 1

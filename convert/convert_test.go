@@ -275,6 +275,36 @@ func TestCast(t *testing.T) {
 	}
 }
 
+// TestCastChangedSource is issue 14's silent wrong answer: labels that change
+// after Cast wrapped them (a reused slice, a mapped file rewritten) to values
+// the target cannot hold. Gathers returned stale values and GetObs wrapped
+// around (300 became 44); now both panic with an error wrapping ErrRange that
+// names the value and says the container changed, as OneHot does.
+func TestCastChangedSource(t *testing.T) {
+	l := container.Slice[int]{1, 2, 3, 4}
+	c := must(convert.Cast[int8](l))
+	buf := c.GetObsInto(nil, []int{0, 1, 2, 3})
+	l[1], l[2] = 300, -1000
+	for name, read := range map[string]func(){
+		"GetObsInto": func() { buf = c.GetObsInto(buf, []int{3, 2, 1, 0}) },
+		"GetObs":     func() { c.GetObs(1) },
+	} {
+		func() {
+			defer func() {
+				err, _ := recover().(error)
+				if !errors.Is(err, convert.ErrRange) || !strings.Contains(err.Error(), "changed after it was wrapped") {
+					t.Errorf("%s after the source changed: panic %v, want an error wrapping ErrRange saying the container changed", name, err)
+				}
+			}()
+			read()
+		}()
+	}
+	l[1], l[2] = 20, -100 // in range again: read as they are now
+	if d := cmp.Diff([]int8{4, -100, 20, 1}, c.GetObsInto(buf, []int{3, 2, 1, 0})); d != "" {
+		t.Errorf("gather after an in-range change mismatch (-want +got):\n%s", d)
+	}
+}
+
 func TestInto(t *testing.T) {
 	x := pixels(4, 3)
 	b := x.GetObsInto(nil, []int{1, 2})

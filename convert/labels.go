@@ -98,14 +98,21 @@ func Cast[To, From arraycontainer.Number](c container.Batched[From, []From]) (*S
 	pool := sync.Pool{New: func() any { return new([]From) }}
 	return &Scalars[To]{
 		n: c.Nobs(),
+		// Cast checked the values GetObs read when it wrapped c; a value read
+		// later is checked again, since c may have changed since (a reused
+		// slice, a file rewritten under its mapping), and a random source's
+		// draws with another ObsRand were never checked. A value To cannot hold
+		// panics: GetObs has no error result.
 		get: func(i int, r *container.ObsRand) To {
+			var v From
 			if r == nil {
-				return To(c.GetObs(i))
+				v = c.GetObs(i)
+			} else {
+				v = container.GetObsRand(c, i, *r)
 			}
 			var out [1]To
-			v := container.GetObsRand(c, i, *r)
-			if castInto(out[:], []From{v}) >= 0 { // a draw Cast did not check
-				panic(rangeError[To]("Scalars.GetObsRand", v, i))
+			if castInto(out[:], []From{v}) >= 0 {
+				panic(changedError[To](v, i))
 			}
 			return out[0]
 		},
@@ -114,10 +121,8 @@ func Cast[To, From arraycontainer.Number](c container.Batched[From, []From]) (*S
 			defer pool.Put(p)
 			*p = gather(c, *p, idx, r)
 			dst = container.Resize(dst, len(idx))
-			// Every value of GetObsInto was checked when wrapped; the draws of a
-			// random source with another ObsRand were not.
-			if j := castInto(dst, *p); j >= 0 && r != nil {
-				panic(rangeError[To]("Scalars.GetObsRandInto", (*p)[j], idx[j]))
+			if j := castInto(dst, *p); j >= 0 {
+				panic(changedError[To]((*p)[j], idx[j]))
 			}
 			return dst
 		},

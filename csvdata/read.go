@@ -197,20 +197,21 @@ func parser[E arraycontainer.Number]() func(string) (E, error) {
 	switch k.Class {
 	case 'f':
 		return func(s string) (E, error) {
-			// strconv.ParseFloat reads Go's literals, which CSV files do not
-			// hold and NumPy and pandas refuse: "1_000" (digit separators) and
-			// "0x1p-2" (hexadecimal floats). No decimal number, Inf or NaN has
-			// an '_', 'x' or 'X'.
+			v, err := strconv.ParseFloat(s, bits)
+			if err != nil {
+				return 0, cellError(s, what, err)
+			}
+			// strconv.ParseFloat also reads Go's literals, which CSV files do
+			// not hold and NumPy and pandas refuse: "1_000" (digit separators)
+			// and "0x1p-2" (hexadecimal floats). No decimal number, Inf or NaN
+			// has an '_', 'x' or 'X'; a cell that does not parse at all is
+			// plain text, whatever letters it has.
 			if i := strings.IndexAny(s, "_xX"); i >= 0 {
 				why := "digit separators are not accepted"
 				if s[i] != '_' {
 					why = "hexadecimal floats are not accepted"
 				}
 				return 0, fmt.Errorf("%s is not %s (%s)", quote(s), what, why)
-			}
-			v, err := strconv.ParseFloat(s, bits)
-			if err != nil {
-				return 0, cellError(s, what, err)
 			}
 			return E(v), nil
 		}

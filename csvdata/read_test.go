@@ -159,6 +159,24 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestTextIsNotBlamedOnLiterals is issue 14's misleading message: a cell of text
+// with an x or an _ was blamed on hexadecimal floats or digit separators. Only a
+// cell Go would read as such a literal is.
+func TestTextIsNotBlamedOnLiterals(t *testing.T) {
+	for cell, want := range map[string]string{
+		"max":    `"max" is not a number of type float64`,
+		"n_a":    `"n_a" is not a number of type float64`,
+		"0xZZ":   `"0xZZ" is not a number of type float64`,
+		"1_000":  `"1_000" is not a number of type float64 (digit separators are not accepted)`,
+		"0X1P-2": `"0X1P-2" is not a number of type float64 (hexadecimal floats are not accepted)`,
+	} {
+		err := readF64("a\n"+cell+"\n", Options{})
+		if !errors.Is(err, ErrValue) || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("cell %q: error = %v, want one ending %q", cell, err, want)
+		}
+	}
+}
+
 // TestLongValuesInErrors checks that an error quotes at most a short prefix of a
 // huge cell or column name, with its length, so that a bad 10 MB cell does not
 // make a 10 MB message.
