@@ -37,15 +37,25 @@ deps:
 	  else echo "make deps: no apt-get here: install$$missing (libjpeg-turbo's header and library) for imagecodec/turbo"; fi; \
 	fi
 
+# make test runs every test of every module (and imagecodec/turbo built without
+# cgo), with the race detector when cgo and a C compiler allow it, and says which.
+# go vet's full set of checks runs inside go test (-vet=all) on the test build
+# itself, so that a fresh machine compiles the kit once rather than once for vet
+# and again for the tests; files built only without -race are vetted by make vet
+# (and make lint). Every module runs even when one fails; testsum prints go
+# test's usual lines from its -json output, then one line counting the tests.
 # With the Debian packages in place the libjpeg-turbo tests must run, not skip
-# (OBSKIT_REQUIRE_TURBO); imagecodec/turbo is also tested built without cgo.
-test: deps vet fmtcheck
-ifeq ($(RACE),)
-	@echo "make test: no C compiler found, running without -race (install gcc to enable it)"
-endif
+# (OBSKIT_REQUIRE_TURBO).
+TESTFLAGS := $(RACE) -vet=all -count=1
+test: deps fmtcheck $(BIN)/testsum
+	@echo "make test: go test $(TESTFLAGS) ./... in each module: $(MODULES); then imagecodec/turbo with CGO_ENABLED=0"
+	@echo "make test: race detector $(if $(RACE),on,OFF (no C compiler found: install gcc to enable it))"
 	@req=$$(dpkg -s $(DEBS) >/dev/null 2>&1 && echo 1); \
-	for m in $(MODULES); do echo "== $$m"; OBSKIT_REQUIRE_TURBO=$$req $(GO) test -C $$m $(RACE) -count=1 ./... || exit 1; done
-	@echo "== imagecodec/turbo without cgo"; CGO_ENABLED=0 $(GO) test -count=1 ./imagecodec/turbo/
+	{ for m in $(MODULES); do echo "== $$m"; \
+	    OBSKIT_REQUIRE_TURBO=$$req $(GO) test -C $$m $(TESTFLAGS) -json ./... || echo "make test: go test exited with status $$? in $$m"; done; \
+	  echo "== imagecodec/turbo without cgo"; \
+	  CGO_ENABLED=0 $(GO) test -vet=all -count=1 -json ./imagecodec/turbo/ || echo "make test: go test exited with status $$? in imagecodec/turbo"; \
+	} | $(BIN)/testsum
 
 vet:
 	@for m in $(MODULES); do $(GO) vet -C $$m ./... || exit 1; done
@@ -89,6 +99,8 @@ demo: $(BIN)/obskit-demo
 	$(BIN)/obskit-demo $(ARGS)
 
 # Always rebuilt (go build is a no-op when nothing changed).
-.PHONY: $(BIN)/obskit $(BIN)/obskit-bench $(BIN)/obskit-demo
+.PHONY: $(BIN)/obskit $(BIN)/obskit-bench $(BIN)/obskit-demo $(BIN)/testsum
 $(BIN)/obskit $(BIN)/obskit-bench $(BIN)/obskit-demo:
 	$(GO) build -C cmd -o $@ ./$(notdir $@)
+$(BIN)/testsum:
+	@$(GO) build -C cmd -o $@ ./internal/testsum
