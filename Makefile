@@ -4,7 +4,7 @@ GO       ?= go
 # replace directive back to the root, so that the library's go.mod requires only
 # what the library and its tests import: arraycontainer/dense (gonum interop),
 # bench (the benchmark suite), cmd (obskit, obskit-demo, obskit-bench: plots,
-# progress bars) and docs (the guide's checks and the quickstart).
+# progress bars) and docs (the tests of the guide and of the README).
 MODULES  := . arraycontainer/dense bench cmd docs
 # Commands of the cmd module are built here and run from the repository root, so
 # that the paths they are given and write read from the root.

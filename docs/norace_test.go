@@ -1,0 +1,5 @@
+//go:build !race
+
+package docs_test
+
+const raceEnabled = false
