@@ -92,7 +92,14 @@ func init() {
 // Output comment (or it would compile and never run). Errors name the page and
 // its line (//line directives). The README's program is run by TestReadme.
 func TestPages(t *testing.T) {
-	dir := t.TempDir()
+	// The module is a directory of the repository's root, as docs is, so that a
+	// page's relative paths (../imagedata/testdata) mean what they mean here;
+	// go's ./... skips directories whose name starts with a dot.
+	dir, err := os.MkdirTemp(root, ".pages-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	pages := 0
 	for _, p := range readPages(t) {
 		var src strings.Builder
