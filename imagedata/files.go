@@ -64,10 +64,7 @@ func (f *Files) GetObs(i int) []byte {
 // reading anything for an index out of range.
 func (f *Files) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	container.CheckIndices("imagedata.Files.GetObsInto", idx, len(f.paths))
-	if cap(dst) < len(idx) {
-		dst = append(dst[:cap(dst)], make([][]byte, len(idx)-cap(dst))...)
-	}
-	dst = dst[:len(idx)]
+	dst = container.Resize(dst, len(idx))
 	for j, i := range idx {
 		b, err := f.AppendFile(dst[j][:0], i)
 		if err != nil {

@@ -50,10 +50,7 @@ func (r *RecordImages) GetObs(i int) []byte {
 // reading anything for an index out of range.
 func (r *RecordImages) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	container.CheckIndices("imagedata.RecordImages.GetObsInto", idx, r.file.Nobs())
-	if cap(dst) < len(idx) {
-		dst = append(dst[:cap(dst)], make([][]byte, len(idx)-cap(dst))...)
-	}
-	dst = dst[:len(idx)]
+	dst = container.Resize(dst, len(idx))
 	for j, i := range idx {
 		b, err := r.AppendImage(dst[j][:0], i)
 		if err != nil {

@@ -221,10 +221,7 @@ func (f *File) GetObs(i int) []byte {
 // anything for an index out of range.
 func (f *File) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	container.CheckIndices("recordio.File.GetObsInto", idx, len(f.offs))
-	if cap(dst) < len(idx) {
-		dst = append(dst[:cap(dst)], make([][]byte, len(idx)-cap(dst))...)
-	}
-	dst = dst[:len(idx)]
+	dst = container.Resize(dst, len(idx))
 	if f.region != nil {
 		defer f.region.Recover(f.region.Guard())
 	}

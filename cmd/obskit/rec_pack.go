@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -228,14 +227,14 @@ func packLists(e *env, o packOptions, prefix, root string) error {
 	return nil
 }
 
-// packSlot is one image on its way into a .rec: its list entry, its record,
-// and the reader's and encoder's memory, reused image after image.
+// packSlot is one image on its way into a .rec: its position in the list,
+// its record, and the reader's and encoder's memory, reused image after image.
 type packSlot struct {
-	entry imagedata.ListEntry
-	rec   []byte
-	err   error
-	file  []byte
-	enc   reencoder
+	i    int
+	rec  []byte
+	err  error
+	file []byte
+	enc  reencoder
 }
 
 // packList writes the .rec and .idx of one list: the images read (and
@@ -250,6 +249,11 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (re
 	if err != nil {
 		return recWritten{}, err
 	}
+	paths := make([]string, len(entries))
+	for i, en := range entries {
+		paths[i] = en.Path
+	}
+	files := imagedata.NewFiles(root, paths)
 	stem := strings.TrimSuffix(lst, ".lst")
 	out := recWritten{Lst: lst, Rec: stem + ".rec", Idx: stem + ".idx"}
 	bar := p.Bar(filepath.Base(lst), int64(len(entries)), "images")
@@ -265,26 +269,25 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (re
 		}
 		slots := make([]packSlot, max(1, 2*workers))
 		var failed error
-		next := 0
 		err := pipeline.Run(pipeline.Config{Op: "obskit rec pack", Workers: workers}, slots,
 			func(emit pipeline.Emit[packSlot]) error {
-				for _, en := range entries {
-					if !emit(func(s *packSlot) { s.entry = en }) {
+				for i := range entries {
+					if !emit(func(s *packSlot) { s.i = i }) {
 						break
 					}
 				}
 				return nil
 			},
-			func(s *packSlot) { s.rec, s.err = s.build(o, root) },
+			func(s *packSlot) { s.rec, s.err = s.build(o, files, entries[s.i]) },
 			func(s *packSlot) bool {
-				next++
 				bar.Add(1)
+				en := entries[s.i]
 				if s.err != nil {
 					if !o.skipBad {
-						failed = fmt.Errorf("%s: line %d of the list (index %d): %w", lst, next, s.entry.Index, s.err)
+						failed = fmt.Errorf("%s: entry %d of the list (index %d): %w", lst, s.i+1, en.Index, s.err)
 						return false
 					}
-					fmt.Fprintf(e.stderr, "obskit rec pack: skipped %s (index %d): %v\n", s.entry.Path, s.entry.Index, s.err)
+					fmt.Fprintf(e.stderr, "obskit rec pack: skipped %s (index %d): %v\n", en.Path, en.Index, s.err)
 					out.Skipped++
 					return true
 				}
@@ -293,7 +296,7 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (re
 					failed = err
 					return false
 				}
-				ix = append(ix, recordio.Entry{Key: s.entry.Index, Offset: off})
+				ix = append(ix, recordio.Entry{Key: en.Index, Offset: off})
 				return true
 			})
 		if err == nil {
@@ -319,50 +322,25 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (re
 	return out, err
 }
 
-// build makes the record of the slot's entry: MXNet's image header (the id is
-// the entry's index; every label with --pack-label when there are several,
-// otherwise the first), then the file's bytes, or the image encoded again.
-func (s *packSlot) build(o packOptions, root string) ([]byte, error) {
-	path := s.entry.Path
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(root, path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
+// build makes the record of entry e (file i of files): MXNet's image header
+// (the id is the entry's index; every label with --pack-label when there are
+// several, otherwise the first), then the file's bytes, or the image encoded
+// again.
+func (s *packSlot) build(o packOptions, files *imagedata.Files, e imagedata.ListEntry) ([]byte, error) {
+	var err error
+	if s.file, err = files.AppendFile(s.file[:0], s.i); err != nil {
 		return s.rec, err
-	}
-	s.file, err = readAll(f, s.file[:0])
-	f.Close()
-	if err != nil {
-		return s.rec, fmt.Errorf("%s: %w", path, err)
 	}
 	img := s.file
 	if !o.passThrough {
-		if img, err = s.enc.encode(img, path, o); err != nil {
+		if img, err = s.enc.encode(img, files.Path(s.i), o); err != nil {
 			return s.rec, err
 		}
 	}
-	h := recordio.Header{ID: uint64(s.entry.Index)}
-	if o.packLabel && len(s.entry.Labels) > 1 {
-		return recordio.Pack(s.rec[:0], h, s.entry.Labels, img), nil
+	h := recordio.Header{ID: uint64(e.Index)}
+	if o.packLabel && len(e.Labels) > 1 {
+		return recordio.Pack(s.rec[:0], h, e.Labels, img), nil
 	}
-	h.Label = s.entry.Labels[0]
+	h.Label = e.Labels[0]
 	return recordio.Pack(s.rec[:0], h, nil, img), nil
-}
-
-// readAll appends what r holds to dst.
-func readAll(r io.Reader, dst []byte) ([]byte, error) {
-	for {
-		if len(dst) == cap(dst) {
-			dst = slices.Grow(dst, max(512, len(dst)))
-		}
-		n, err := r.Read(dst[len(dst):cap(dst)])
-		dst = dst[:len(dst)+n]
-		if err == io.EOF {
-			return dst, nil
-		}
-		if err != nil {
-			return dst, err
-		}
-	}
 }

@@ -218,7 +218,7 @@ func TestRecPackErrors(t *testing.T) {
 	lst := filepath.Join(dir, "p.lst")
 	os.WriteFile(lst, []byte("0\t1\tcat/chelsea.jpg\n1\t2\tdog/rex.jpg\n2\t0\tcup/coffee.jpg\n"), 0o644)
 	status, _, stderr := run("rec", "pack", "--pass-through", filepath.Join(dir, "p"), photos)
-	if status != 1 || !strings.Contains(stderr, "p.lst: line 2 of the list (index 1)") || !strings.Contains(stderr, "dog/rex.jpg") {
+	if status != 1 || !strings.Contains(stderr, "p.lst: entry 2 of the list (index 1)") || !strings.Contains(stderr, "dog/rex.jpg") {
 		t.Errorf("a missing image: status %d, %q", status, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "p.rec")); err == nil {
@@ -231,7 +231,7 @@ func TestRecPackErrors(t *testing.T) {
 	// An image that does not decode, encoded again.
 	os.WriteFile(lst, []byte("0\t1\tcat/chelsea.jpg\n7\t1\t../photos.lst\n"), 0o644)
 	status, _, stderr = run("rec", "pack", filepath.Join(dir, "p"), photos)
-	if status != 1 || !strings.Contains(stderr, "line 2 of the list (index 7)") || !strings.Contains(stderr, "photos.lst") {
+	if status != 1 || !strings.Contains(stderr, "entry 2 of the list (index 7)") || !strings.Contains(stderr, "photos.lst") {
 		t.Errorf("an image that does not decode: status %d, %q", status, stderr)
 	}
 	os.WriteFile(lst, []byte("0\t1\tcat/chelsea.jpg\nzero\t1\tx.jpg\n"), 0o644)
