@@ -250,8 +250,15 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (re
 		return recWritten{}, err
 	}
 	paths := make([]string, len(entries))
+	seen := make(map[int64]int, len(entries))
 	for i, en := range entries {
 		paths[i] = en.Path
+		// The index becomes the record's key: two records of one key would
+		// make an .idx no reader can trust.
+		if j, ok := seen[en.Index]; ok {
+			return recWritten{}, fmt.Errorf("%s: entries %d and %d have the same index %d, which keys a record in the .idx", lst, j+1, i+1, en.Index)
+		}
+		seen[en.Index] = i
 	}
 	files := imagedata.NewFiles(root, paths)
 	stem := strings.TrimSuffix(lst, ".lst")

@@ -234,6 +234,11 @@ func TestRecPackErrors(t *testing.T) {
 	if status != 1 || !strings.Contains(stderr, "entry 2 of the list (index 7)") || !strings.Contains(stderr, "photos.lst") {
 		t.Errorf("an image that does not decode: status %d, %q", status, stderr)
 	}
+	os.WriteFile(lst, []byte("4\t1\tcat/chelsea.jpg\n5\t1\tcup/coffee.jpg\n4\t0\tcat/chelsea.jpg\n"), 0o644)
+	status, _, stderr = run("rec", "pack", "--pass-through", filepath.Join(dir, "p"), photos)
+	if status != 1 || !strings.Contains(stderr, "p.lst: entries 1 and 3 have the same index 4") {
+		t.Errorf("a list with an index twice: status %d, %q", status, stderr)
+	}
 	os.WriteFile(lst, []byte("0\t1\tcat/chelsea.jpg\nzero\t1\tx.jpg\n"), 0o644)
 	status, _, stderr = run("rec", "pack", filepath.Join(dir, "p"), photos)
 	if status != 1 || !strings.Contains(stderr, "p.lst: malformed .lst file: line 2: index \"zero\"") {
