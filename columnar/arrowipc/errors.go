@@ -1,0 +1,31 @@
+package arrowipc
+
+import (
+	"errors"
+
+	"github.com/obskit/obskit/columnar"
+	"github.com/obskit/obskit/internal/fileio"
+)
+
+var (
+	// ErrFormat is wrapped by every error about a file that is not a valid Arrow
+	// IPC file or stream: a bad magic, a truncated message or footer, a buffer
+	// outside its batch, offsets that run backwards.
+	ErrFormat = errors.New("malformed Arrow IPC file")
+	// ErrUnsupported is wrapped by errors about valid files the package does not
+	// read: big-endian data, delta dictionaries, column types it has no
+	// container for.
+	ErrUnsupported = errors.New("unsupported Arrow IPC file")
+	// ErrFault is wrapped by the panic value of a read of the mapping that
+	// faulted (the file was truncated while mapped).
+	ErrFault = errors.New("memory-mapped file fault")
+
+	// ErrColumn, ErrType and ErrNull are the errors of package columnar, for
+	// a column the file lacks, a column read as a type it does not hold, and a
+	// column holding nulls read without saying what a null becomes.
+	ErrColumn = columnar.ErrColumn
+	ErrType   = columnar.ErrType
+	ErrNull   = columnar.ErrNull
+)
+
+var fmtErr = fileio.Format{Pkg: "arrowipc", Malformed: ErrFormat}

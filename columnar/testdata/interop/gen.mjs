@@ -1,0 +1,115 @@
+// gen.mjs writes the interop fixtures of obskit's columnar tests with writers
+// that share no code with obskit: apache-arrow (the JavaScript implementation of
+// Arrow), parquet-wasm (arrow-rs's Parquet writer compiled to WebAssembly) and
+// DuckDB (@duckdb/node-api). Run it from this directory:
+//
+//	npm ci && node gen.mjs [outdir]
+//
+// Every file holds the rows of one formula of the row number i, so that the Go
+// tests compute what each row must read as (interop_test.go, rowWant):
+//
+//	id    int64            i
+//	label int64            2^33 + 7i (past 2^32)
+//	u8    uint8            i mod 256
+//	x     float32[4]       [i, i+0.5, -i, i/4] (a fixed-size list)
+//	f64   float64          i/10, except NaN at i=1, +Inf at i=2, -Inf at i=3
+//	name  utf8, nullable   null when i mod 5 = 0, else "name-<i>"
+//	cat   dictionary utf8  red, green, blue for i mod 3 = 0, 1, 2
+//	toks  list<int32>      null when i mod 4 = 0, [] when 1, else the i mod 4
+//	                       values i, i+1, ...; the first is null when i mod 7 = 3
+//	bin   binary           the two bytes i mod 256, 3i mod 256
+//	ts    timestamp        1700000000 s + i s, UTC (ms in Arrow, us in DuckDB)
+//	flag  bool             i even
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as A from 'apache-arrow';
+import * as PQ from 'parquet-wasm';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const out = process.argv[2] ?? '.';
+mkdirSync(out, { recursive: true });
+
+function col(lo, hi, f) {
+  const v = [];
+  for (let i = lo; i < hi; i++) v.push(f(i));
+  return v;
+}
+
+function toks(i) {
+  const m = i % 4;
+  if (m === 0) return null;
+  const v = [];
+  for (let k = 0; m > 1 && k < m; k++) v.push(k === 0 && i % 7 === 3 ? null : i + k);
+  return v;
+}
+
+function f64(i) {
+  if (i === 1) return NaN;
+  if (i === 2) return Infinity;
+  if (i === 3) return -Infinity;
+  return i / 10;
+}
+
+// The rows lo..hi-1 as one record batch.
+const dictType = new A.Dictionary(new A.Utf8(), new A.Int32(), 0, false);
+function batchTable(lo, hi) {
+  return new A.Table({
+    id: A.vectorFromArray(col(lo, hi, (i) => BigInt(i)), new A.Int64()),
+    label: A.vectorFromArray(col(lo, hi, (i) => 2n ** 33n + 7n * BigInt(i)), new A.Int64()),
+    u8: A.vectorFromArray(col(lo, hi, (i) => i % 256), new A.Uint8()),
+    x: A.vectorFromArray(col(lo, hi, (i) => [i, i + 0.5, -i, i / 4]),
+      new A.FixedSizeList(4, new A.Field('item', new A.Float32(), false))),
+    f64: A.vectorFromArray(col(lo, hi, f64), new A.Float64()),
+    name: A.vectorFromArray(col(lo, hi, (i) => (i % 5 === 0 ? null : `name-${i}`)), new A.Utf8()),
+    cat: A.vectorFromArray(col(lo, hi, (i) => ['red', 'green', 'blue'][i % 3]), dictType),
+    toks: A.vectorFromArray(col(lo, hi, toks), new A.List(new A.Field('item', new A.Int32(), true))),
+    bin: A.vectorFromArray(col(lo, hi, (i) => Uint8Array.of(i % 256, (3 * i) % 256)), new A.Binary()),
+    ts: A.vectorFromArray(col(lo, hi, (i) => new Date((1700000000 + i) * 1000)), new A.TimestampMillisecond()),
+    flag: A.vectorFromArray(col(lo, hi, (i) => i % 2 === 0), new A.Bool()),
+  });
+}
+
+// Arrow IPC from apache-arrow: 1000 rows in batches of 300, 300, 300, 100, in
+// the file and the stream formats.
+const N = 1000;
+const whole = batchTable(0, N);
+const batches = [];
+for (let lo = 0; lo < N; lo += 300) batches.push(...whole.slice(lo, Math.min(N, lo + 300)).batches);
+const table = new A.Table(batches);
+writeFileSync(join(out, 'js.arrow'), A.tableToIPC(table, 'file'));
+writeFileSync(join(out, 'js.arrows'), A.tableToIPC(table, 'stream'));
+
+// Parquet from arrow-rs (parquet-wasm): the same table, whose lists have the
+// inner field named "item", in row groups of 256 with snappy and one row group
+// with zstd. The dictionary column is written as dictionary-encoded text.
+for (const [name, codec, rg] of [['rs-snappy.parquet', PQ.Compression.SNAPPY, 256], ['rs-zstd.parquet', PQ.Compression.ZSTD, 1 << 20]]) {
+  const props = new PQ.WriterPropertiesBuilder().setCompression(codec).setMaxRowGroupSize(rg).build();
+  writeFileSync(join(out, name), PQ.writeParquet(PQ.Table.fromIPCStream(A.tableToIPC(table, 'stream')), props));
+}
+
+// Parquet from DuckDB: 6000 rows in row groups of 2048 with zstd; 3000 rows in
+// one row group with snappy, and with gzip.
+const db = await DuckDBInstance.create(':memory:');
+const conn = await db.connect();
+const select = (n) => `SELECT
+  i::BIGINT AS id,
+  (8589934592 + 7 * i)::BIGINT AS label,
+  (i % 256)::UTINYINT AS u8,
+  [i::FLOAT, (i + 0.5)::FLOAT, (-i)::FLOAT, (i / 4)::FLOAT]::FLOAT[4] AS x,
+  CASE WHEN i = 1 THEN 'NaN'::DOUBLE WHEN i = 2 THEN 'inf'::DOUBLE WHEN i = 3 THEN '-inf'::DOUBLE ELSE i::DOUBLE / 10 END AS f64,
+  CASE WHEN i % 5 = 0 THEN NULL ELSE 'name-' || i END AS name,
+  ['red', 'green', 'blue'][i % 3 + 1] AS cat,
+  CASE WHEN i % 4 = 0 THEN NULL WHEN i % 4 = 1 THEN []::INTEGER[]
+       ELSE list_transform(range(i % 4), k -> CASE WHEN k = 0 AND i % 7 = 3 THEN NULL ELSE (i + k)::INTEGER END) END AS toks,
+  unhex(printf('%02x%02x', i % 256, (3 * i) % 256)) AS bin,
+  make_timestamp((1700000000 + i) * 1000000) AS ts,
+  i % 2 = 0 AS flag
+FROM range(${n}) t(i) ORDER BY i`;
+for (const [name, n, opts] of [
+  ['duckdb-zstd.parquet', 6000, 'COMPRESSION zstd, ROW_GROUP_SIZE 2048'],
+  ['duckdb-snappy.parquet', 3000, 'COMPRESSION snappy'],
+  ['duckdb-gzip.parquet', 3000, 'COMPRESSION gzip'],
+]) {
+  await conn.run(`COPY (${select(n)}) TO '${join(out, name)}' (FORMAT parquet, ${opts})`);
+}
+conn.closeSync?.();
