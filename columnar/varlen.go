@@ -6,7 +6,7 @@ import (
 
 var (
 	_ container.Batched[[]float32, Ragged[float32]] = (*Lists[float32])(nil)
-	_ container.Batched[string, Ragged[byte]]      = (*Strings)(nil)
+	_ container.Batched[string, Ragged[byte]]       = (*Strings)(nil)
 )
 
 // Lists is a column of variable-length lists of numbers (Arrow list<int32>,

@@ -553,7 +553,6 @@ func Valid(f *File, name string) (container.Slice[bool], error) {
 	return container.FromSlice(out), nil
 }
 
-
 // Scalars returns a column of numbers as a container.Slice in memory, a copy:
 // the form labels take beside features (tuples.Zip2), which
 // subset.StratifiedSplit reads. Its types, options and errors are those of
