@@ -11,50 +11,6 @@ import (
 	"github.com/pierrec/lz4/v4"
 )
 
-// A cache holds the decompressed buffers of the most recently used record
-// batches of a file with compressed buffers, at most max of them. Each batch is
-// decompressed once while it stays in the cache, by the first goroutine that
-// asks; the others wait for it.
-type cache struct {
-	max   int
-	mu    sync.Mutex
-	tick  int64
-	items map[int]*entry
-}
-
-type entry struct {
-	once sync.Once
-	used int64
-	bufs [][]byte
-	err  error
-}
-
-func newCache(max int) *cache { return &cache{max: max, items: map[int]*entry{}} }
-
-// get returns the decompressed buffers of batch k of f.
-func (c *cache) get(f *File, k int) ([][]byte, error) {
-	c.mu.Lock()
-	c.tick++
-	e := c.items[k]
-	if e == nil {
-		if len(c.items) >= c.max {
-			old, oldest := -1, int64(0)
-			for j, x := range c.items {
-				if old < 0 || x.used < oldest {
-					old, oldest = j, x.used
-				}
-			}
-			delete(c.items, old)
-		}
-		e = &entry{}
-		c.items[k] = e
-	}
-	e.used = c.tick
-	c.mu.Unlock()
-	e.once.Do(func() { e.bufs, e.err = f.decode(f.batches[k]) })
-	return e.bufs, e.err
-}
-
 // decode returns the buffers of a batch: slices of the mapping for an
 // uncompressed batch, decompressed copies otherwise.
 func (f *File) decode(b batch) ([][]byte, error) {

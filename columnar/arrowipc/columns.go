@@ -72,7 +72,7 @@ func (f *File) arrays(k int) ([][]byte, error) {
 	if b.meta.codec < 0 {
 		return f.decode(b)
 	}
-	return f.cache.get(f, k)
+	return f.cache.Get(k)
 }
 
 // view returns the first n elements of E of buf, or an error when buf is too

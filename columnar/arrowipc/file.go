@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/obskit/obskit/columnar/internal/lru"
 	"github.com/obskit/obskit/internal/fileio"
 	"github.com/obskit/obskit/internal/mmap"
 )
@@ -26,7 +27,7 @@ type File struct {
 	batches []batch
 	starts  []int
 	dicts   map[int64]*dict
-	cache   *cache // for compressed batches, nil otherwise
+	cache   *lru.Cache[[][]byte] // decompressed batches, nil when none is compressed
 }
 
 // A batch is one record batch of the file: its header and its body, a slice of
@@ -137,7 +138,7 @@ func Open(path string, opts ...Option) (*File, error) {
 	}
 	for _, b := range f.batches {
 		if b.meta.codec >= 0 {
-			f.cache = newCache(o.cache)
+			f.cache = lru.New(o.cache, func(k int) ([][]byte, error) { return f.decode(f.batches[k]) })
 			break
 		}
 	}

@@ -1,0 +1,310 @@
+package parquet
+
+import (
+	"errors"
+	"fmt"
+
+	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/columnar"
+	"github.com/obskit/obskit/columnar/internal/lru"
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/fileio"
+)
+
+// column returns the column called name.
+func (f *File) column(name string) (Column, error) {
+	for _, c := range f.columns {
+		if c.Name == name {
+			if !c.Supported {
+				return c, fmtErr.Errorf(f.name, ErrUnsupported, "column %q: %s", name, c.Type)
+			}
+			return c, nil
+		}
+	}
+	return Column{}, fmtErr.Errorf(f.name, ErrColumn, "no column %q", name)
+}
+
+func (f *File) colErr(name string, sentinel error, format string, args ...any) error {
+	return fmtErr.Errorf(f.name, sentinel, "column %q: %s", name, fmt.Sprintf(format, args...))
+}
+
+// nullCount returns the nulls the footers count in column c, over every row
+// group (statistics a writer may leave out, which count as none).
+func (f *File) nullCount(c Column) int64 {
+	var n int64
+	for _, g := range f.groups {
+		md := g.part.file.Metadata().RowGroups[g.k].Columns[c.leaf].MetaData
+		n += md.Statistics.NullCount
+	}
+	return n
+}
+
+func fillOf[E arraycontainer.Number](op string, o options) (*E, error) {
+	if o.fill == nil {
+		return nil, nil
+	}
+	v, ok := o.fill.(E)
+	container.CheckArg(ok, op, "Fill value", o.fill, "a "+fileio.TypeName[E]())
+	return &v, nil
+}
+
+// decodeErr turns a decoder's errNull into an error naming the column.
+func (f *File) decodeErr(g int, c Column, err error) error {
+	if errors.Is(err, errNull) {
+		gr := f.groups[g]
+		return fmtErr.Errorf(gr.part.name, ErrNull, "row group %d, column %q: a null, and no fill was given", gr.k, c.Name)
+	}
+	return err
+}
+
+// chunks returns the Chunks of a container whose row groups decode through a
+// cache of o.cache row groups: a decode error panics in the gather, naming the
+// file, the row group and the column.
+func chunks[E any](f *File, o options, decode func(g int) (*columnar.Part[E], error)) columnar.Chunks[E] {
+	c := lru.New(o.cache, decode)
+	return columnar.Chunks[E]{
+		Starts: f.starts,
+		Part: func(g int) *columnar.Part[E] {
+			p, err := c.Get(g)
+			if err != nil {
+				panic(err)
+			}
+			return p
+		},
+	}
+}
+
+// Numbers returns the columns called names, side by side, as a container of
+// arrays: one scalar column of numbers gives rank-0 observations, several give
+// observations of shape [len(names)] (features, in the order of names), one
+// list column whose lists all have w values (Arrow's fixed-size lists, DuckDB's
+// arrays, written as Parquet lists) gives observations of shape [w]. E must be
+// the columns' own type (float32 for a FLOAT column, uint8 for an INT(8,false)
+// one), the same for every column named.
+//
+// Only the named columns are read and decoded, a row group at a time, when a
+// gather first needs one of its rows; the container keeps the last [Cache]
+// decoded row groups. Read it in the order of [columnar.LocalOrder] with a
+// cache of at least the order's window, so that each row group is decoded once
+// per epoch.
+//
+// A column whose footer counts nulls is an error wrapping [ErrNull] unless
+// [Fill] says what a null reads as; a null found while decoding a column
+// whose footer counted none panics in the gather with that error. Numbers
+// returns an error wrapping [ErrColumn] for a missing column, [ErrType] for a
+// column not of type E (or a list with several), and [ErrUnsupported] for a
+// column the package cannot read. Decoding errors (a corrupt page, a footer
+// that claims more rows than the data) panic in the gather with an error
+// wrapping [ErrFormat] that names the file, the row group and the column.
+func Numbers[E arraycontainer.Number](f *File, names []string, opts ...Option) (*columnar.Numbers[E], error) {
+	const op = "parquet.Numbers"
+	container.CheckArg(len(names) > 0, op, "names", names, "at least one column")
+	o := optionsOf(opts)
+	fill, _ := fillOf[E](op, o)
+	cols := make([]Column, len(names))
+	for i, name := range names {
+		c, err := f.column(name)
+		if err != nil {
+			return nil, err
+		}
+		if c.scalar.kind != fileio.KindOf[E]() {
+			return nil, f.colErr(name, ErrType, "%s cannot be read as %s", c.Type, fileio.TypeName[E]())
+		}
+		if c.list && len(names) > 1 {
+			return nil, f.colErr(name, ErrType, "a list column must be read alone")
+		}
+		if fill == nil && f.nullCount(c) > 0 {
+			return nil, f.colErr(name, ErrNull, "%d nulls; say what a null reads as with parquet.Fill", f.nullCount(c))
+		}
+		cols[i] = c
+	}
+	if cols[0].list {
+		return listNumbers(f, cols[0], o, fill)
+	}
+	k := len(cols)
+	shape := []int{k}
+	if k == 1 {
+		shape = []int{}
+	}
+	s := chunks(f, o, func(g int) (*columnar.Part[E], error) {
+		vals := make([]E, f.groups[g].rows*k)
+		for j, c := range cols {
+			if err := decodeScalar(f, g, c, vals, k, j, fill, nil); err != nil {
+				return nil, f.decodeErr(g, c, err)
+			}
+		}
+		return &columnar.Part[E]{Values: vals}, nil
+	})
+	return columnar.NewNumbers(op, s, shape, nil), nil
+}
+
+// listNumbers is Numbers of one list column whose lists have one length.
+func listNumbers[E arraycontainer.Number](f *File, c Column, o options, fill *E) (*columnar.Numbers[E], error) {
+	conv := func(v pq.Value) (E, bool) { return number[E](c.scalar, v) }
+	decode := func(g int) (*listChunk[E], error) {
+		lc, err := decodeList(f, g, c, conv, fill)
+		if err != nil {
+			return nil, f.decodeErr(g, c, err)
+		}
+		if lc.valid != nil && fill == nil {
+			return nil, f.decodeErr(g, c, errNull)
+		}
+		return lc, nil
+	}
+	// The width is the length of the first list of the first row group.
+	w := 0
+	if len(f.groups) > 0 && f.groups[0].rows > 0 {
+		lc, err := decode(0)
+		if err != nil {
+			return nil, err
+		}
+		w = int(lc.off[1] - lc.off[0])
+	}
+	s := chunks(f, o, func(g int) (*columnar.Part[E], error) {
+		lc, err := decode(g)
+		if err != nil {
+			return nil, err
+		}
+		for r := range f.groups[g].rows {
+			if lc.valid != nil && !lc.valid[r] {
+				// A null list: w fills.
+				return nil, f.chunkErr(g, c, "row %d: a null list in a column read as arrays of %d values", r, w)
+			}
+			if n := int(lc.off[r+1] - lc.off[r]); n != w {
+				return nil, fmtErr.Errorf(f.groups[g].part.name, ErrType, "row group %d, column %q: row %d has %d values, the first row %d", f.groups[g].k, c.Name, r, n, w)
+			}
+		}
+		return &columnar.Part[E]{Values: lc.vals}, nil
+	})
+	return columnar.NewNumbers("parquet.Numbers", s, []int{w}, nil), nil
+}
+
+// Scalars returns one column of numbers as a container.Slice in memory, a
+// copy: the form labels take beside features (tuples.Zip2), which
+// subset.StratifiedSplit reads. Only that column is read. Its types, options
+// and errors are those of [Numbers], returned here rather than panicked, since
+// Scalars decodes every row group at once.
+func Scalars[E arraycontainer.Number](f *File, name string, opts ...Option) (container.Slice[E], error) {
+	const op = "parquet.Scalars"
+	o := optionsOf(opts)
+	fill, _ := fillOf[E](op, o)
+	c, err := f.column(name)
+	if err != nil {
+		return nil, err
+	}
+	if c.list || c.scalar.kind != fileio.KindOf[E]() {
+		return nil, f.colErr(name, ErrType, "%s cannot be read as scalars of %s", c.Type, fileio.TypeName[E]())
+	}
+	out := make([]E, f.Nobs())
+	for g := range f.groups {
+		if err := decodeScalar(f, g, c, out[f.starts[g]:f.starts[g+1]], 1, 0, fill, nil); err != nil {
+			return nil, f.decodeErr(g, c, err)
+		}
+	}
+	return container.FromSlice(out), nil
+}
+
+// Lists returns a list column of numbers as a container of variable-length
+// lists: observation i is a []E, a batch a [columnar.Ragged] gathered with no
+// allocation per observation. Row groups decode on demand as in [Numbers]. A
+// null list is an error wrapping [ErrNull] unless [NullEmpty] makes it read as
+// empty; a null value inside a list is one unless [Fill] says what it reads as.
+func Lists[E arraycontainer.Number](f *File, name string, opts ...Option) (*columnar.Lists[E], error) {
+	const op = "parquet.Lists"
+	o := optionsOf(opts)
+	fill, _ := fillOf[E](op, o)
+	c, err := f.column(name)
+	if err != nil {
+		return nil, err
+	}
+	if !c.list || c.scalar.kind != fileio.KindOf[E]() {
+		return nil, f.colErr(name, ErrType, "%s cannot be read as lists of %s", c.Type, fileio.TypeName[E]())
+	}
+	if c.Nullable && !o.nullEmpty {
+		return nil, f.colErr(name, ErrNull, "its lists may be null; read them as empty with parquet.NullEmpty")
+	}
+	if c.ElemNullable && fill == nil && f.nullCount(c) > 0 {
+		return nil, f.colErr(name, ErrNull, "null values in its lists; say what a null reads as with parquet.Fill")
+	}
+	conv := func(v pq.Value) (E, bool) { return number[E](c.scalar, v) }
+	s := chunks(f, o, func(g int) (*columnar.Part[E], error) {
+		lc, err := decodeList(f, g, c, conv, fill)
+		if err != nil {
+			return nil, f.decodeErr(g, c, err)
+		}
+		return &columnar.Part[E]{Values: lc.vals, Off64: lc.off}, nil
+	})
+	return columnar.NewLists(op, s), nil
+}
+
+// Strings returns a utf8 or binary column as a container of strings:
+// observation i is a string, a batch a [columnar.Ragged] of bytes gathered
+// with no allocation per observation. Dictionary-encoded pages read as their
+// values. A column that may hold nulls is an error wrapping [ErrNull] unless
+// [NullEmpty] makes a null read as empty.
+func Strings(f *File, name string, opts ...Option) (*columnar.Strings, error) {
+	const op = "parquet.Strings"
+	o := optionsOf(opts)
+	c, err := f.column(name)
+	if err != nil {
+		return nil, err
+	}
+	if c.list || !c.scalar.bytes {
+		return nil, f.colErr(name, ErrType, "%s is not text or binary", c.Type)
+	}
+	if c.Nullable && !o.nullEmpty && f.nullCount(c) > 0 {
+		return nil, f.colErr(name, ErrNull, "%d nulls; read them as empty with parquet.NullEmpty", f.nullCount(c))
+	}
+	s := chunks(f, o, func(g int) (*columnar.Part[byte], error) {
+		lc, err := decodeBytes(f, g, c)
+		if err != nil {
+			return nil, err
+		}
+		if lc.valid != nil && !o.nullEmpty {
+			return nil, f.decodeErr(g, c, errNull)
+		}
+		return &columnar.Part[byte]{Values: lc.vals, Off64: lc.off}, nil
+	})
+	return columnar.NewStrings(op, s), nil
+}
+
+// Valid returns the validity of a column: observation i is false when row i
+// (for a list column, the list) is null. It decodes the column's levels in
+// every row group now.
+func Valid(f *File, name string) (container.Slice[bool], error) {
+	c, err := f.column(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, f.Nobs())
+	for g := range f.groups {
+		v := out[f.starts[g]:f.starts[g+1]]
+		row := -1
+		err := f.values(g, c, func(vs []pq.Value) error {
+			for _, x := range vs {
+				if x.RepetitionLevel() != 0 {
+					continue
+				}
+				row++
+				if row >= len(v) {
+					return f.chunkErr(g, c, "more rows than the %d of the row group", len(v))
+				}
+				if c.list {
+					v[row] = x.DefinitionLevel() >= c.listDef
+				} else {
+					v[row] = !x.IsNull()
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if row+1 != len(v) {
+			return nil, f.chunkErr(g, c, "%d rows for the %d the footer claims", row+1, len(v))
+		}
+	}
+	return container.FromSlice(out), nil
+}

@@ -1,0 +1,33 @@
+package parquet
+
+import (
+	"errors"
+
+	"github.com/obskit/obskit/columnar"
+	"github.com/obskit/obskit/internal/fileio"
+)
+
+var (
+	// ErrFormat is wrapped by every error about a file that is not valid
+	// Parquet: a bad magic, a truncated footer, a footer whose counts disagree
+	// with each other or with the data, a page that does not decode.
+	ErrFormat = errors.New("malformed Parquet file")
+	// ErrSchema is wrapped by the error of Open for files of one table whose
+	// schemas differ.
+	ErrSchema = errors.New("schemas differ")
+	// ErrUnsupported is wrapped by errors about columns the package has no
+	// container for (structs, maps, nested lists, decimals, INT96).
+	ErrUnsupported = errors.New("unsupported Parquet column")
+	// ErrFault is wrapped by the panic value of a read of a mapped file that
+	// faulted (the file was truncated while mapped).
+	ErrFault = errors.New("memory-mapped file fault")
+
+	// ErrColumn, ErrType and ErrNull are the errors of package columnar, for
+	// a column the file lacks, a column read as a type it does not hold, and a
+	// column holding nulls read without saying what a null becomes.
+	ErrColumn = columnar.ErrColumn
+	ErrType   = columnar.ErrType
+	ErrNull   = columnar.ErrNull
+)
+
+var fmtErr = fileio.Format{Pkg: "parquet", Malformed: ErrFormat}
