@@ -4,8 +4,9 @@ GO       ?= go
 # replace directive back to the root, so that the library's go.mod requires only
 # what the library and its tests import: arraycontainer/dense (gonum interop),
 # bench (the benchmark suite), cmd (obskit, obskit-demo, obskit-bench: plots,
-# progress bars) and docs (the tests of the guide and of the README).
-MODULES  := . arraycontainer/dense bench cmd docs
+# progress bars), columnar (Arrow IPC and Parquet: parquet-go and the
+# compression libraries) and docs (the tests of the guide and of the README).
+MODULES  := . arraycontainer/dense bench cmd columnar docs
 # Commands of the cmd module are built here and run from the repository root, so
 # that the paths they are given and write read from the root.
 BIN      := $(CURDIR)/.bin
@@ -20,7 +21,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck lint bench fuzz demo compare chart deps
+.PHONY: test vet fmtcheck lint bench fuzz demo compare chart deps interop
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -94,6 +95,18 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+# The columnar tests read fixtures written by independent writers (apache-arrow,
+# parquet-wasm, DuckDB), committed in columnar/testdata/interop with their
+# generator. This installs the generator's npm packages (pinned by its
+# package-lock.json, once: npm's cache keeps them) and runs the tests that write
+# the fixtures again and read them; without node those tests skip.
+INTEROP := columnar/testdata/interop
+interop: $(INTEROP)/node_modules/.package-lock.json
+	$(GO) test -C columnar -count=1 -run 'TestInteropRegenerated' ./...
+
+$(INTEROP)/node_modules/.package-lock.json: $(INTEROP)/package-lock.json
+	cd $(INTEROP) && npm ci --no-audit --no-fund
 
 demo: $(BIN)/obskit-demo
 	$(BIN)/obskit-demo $(ARGS)

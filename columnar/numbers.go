@@ -21,7 +21,7 @@ var _ container.Batched[*arraycontainer.Array[float32], *arraycontainer.Array[fl
 // uncompressed Arrow batch), [Numbers.Array] returns it and every gather is the
 // array's own kernel. Numbers is safe for concurrent use.
 type Numbers[E arraycontainer.Number] struct {
-	op     string
+	op     names
 	chunks Chunks[E]
 	width  int
 	shape  []int // of one observation
@@ -38,7 +38,7 @@ func NewNumbers[E arraycontainer.Number](op string, s Chunks[E], shape []int, wh
 	for _, d := range shape {
 		w *= d
 	}
-	return &Numbers[E]{op: op, chunks: s, width: w, shape: shape, whole: whole}
+	return &Numbers[E]{op: opNames(op), chunks: s, width: w, shape: shape, whole: whole}
 }
 
 // Nobs returns the number of rows.
@@ -74,7 +74,7 @@ func (c *Numbers[E]) Chunk(k int) *arraycontainer.Array[E] {
 // GetObs returns row i as a newly allocated array of the observation shape.
 // It panics with a *container.IndexError when i is out of range.
 func (c *Numbers[E]) GetObs(i int) *arraycontainer.Array[E] {
-	container.CheckIndex(c.op+".GetObs", i, c.Nobs())
+	container.CheckIndex(c.op.obs, i, c.Nobs())
 	b := c.GetObsInto(nil, []int{i})
 	a, err := b.Reshape(c.ObsShape(), obsdim.First)
 	if err != nil {
@@ -92,7 +92,7 @@ func (c *Numbers[E]) GetObsInto(dst *arraycontainer.Array[E], idx []int) *arrayc
 	if c.whole != nil {
 		return c.whole.GetObsInto(dst, idx)
 	}
-	container.CheckIndices(c.op+".GetObsInto", idx, c.Nobs())
+	container.CheckIndices(c.op.into, idx, c.Nobs())
 	var buf [arraycontainer.MaxRank + 1]int
 	shape := append(append(buf[:0], len(idx)), c.shape...)
 	dst = arraycontainer.Resize(dst, shape, obsdim.First)

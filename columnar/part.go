@@ -100,3 +100,8 @@ func (c *cursor[E]) at(i int) (*Part[E], int) {
 	}
 	return c.part, i - c.lo
 }
+
+// names are the operation names a container's panics give, made once.
+type names struct{ obs, into string }
+
+func opNames(op string) names { return names{op + ".GetObs", op + ".GetObsInto"} }

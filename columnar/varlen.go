@@ -17,14 +17,14 @@ var (
 // asked for that; the column's validity tells them apart. Lists is safe for
 // concurrent use.
 type Lists[E any] struct {
-	op     string
+	op     names
 	chunks Chunks[E]
 }
 
 // NewLists returns the container of the variable-length column in the chunks
 // s, whose parts have offsets. op names it in panics. Format packages call it.
 func NewLists[E any](op string, s Chunks[E]) *Lists[E] {
-	return &Lists[E]{op: op, chunks: s}
+	return &Lists[E]{op: opNames(op), chunks: s}
 }
 
 // Nobs returns the number of rows.
@@ -33,7 +33,7 @@ func (c *Lists[E]) Nobs() int { return c.chunks.nobs() }
 // GetObs returns row i in a newly allocated slice (empty, not nil, for an empty
 // list). It panics with a *container.IndexError when i is out of range.
 func (c *Lists[E]) GetObs(i int) []E {
-	container.CheckIndex(c.op+".GetObs", i, c.Nobs())
+	container.CheckIndex(c.op.obs, i, c.Nobs())
 	if r := c.chunks.Region; r != nil {
 		defer r.Recover(r.Guard())
 	}
@@ -48,8 +48,8 @@ func (c *Lists[E]) GetObsInto(dst Ragged[E], idx []int) Ragged[E] {
 	return gatherRagged(c.op, &c.chunks, dst, idx)
 }
 
-func gatherRagged[E any](op string, s *Chunks[E], dst Ragged[E], idx []int) Ragged[E] {
-	container.CheckIndices(op+".GetObsInto", idx, s.nobs())
+func gatherRagged[E any](op names, s *Chunks[E], dst Ragged[E], idx []int) Ragged[E] {
+	container.CheckIndices(op.into, idx, s.nobs())
 	if r := s.Region; r != nil {
 		defer r.Recover(r.Guard())
 	}
@@ -69,14 +69,14 @@ func gatherRagged[E any](op string, s *Chunks[E], dst Ragged[E], idx []int) Ragg
 // A dictionary-encoded column reads as its values. Strings is safe for
 // concurrent use.
 type Strings struct {
-	op     string
+	op     names
 	chunks Chunks[byte]
 }
 
 // NewStrings returns the container of the text column in the chunks s. op
 // names it in panics. Format packages call it.
 func NewStrings(op string, s Chunks[byte]) *Strings {
-	return &Strings{op: op, chunks: s}
+	return &Strings{op: opNames(op), chunks: s}
 }
 
 // Nobs returns the number of rows.
@@ -85,7 +85,7 @@ func (c *Strings) Nobs() int { return c.chunks.nobs() }
 // GetObs returns row i as a string. It panics with a *container.IndexError
 // when i is out of range.
 func (c *Strings) GetObs(i int) string {
-	container.CheckIndex(c.op+".GetObs", i, c.Nobs())
+	container.CheckIndex(c.op.obs, i, c.Nobs())
 	if r := c.chunks.Region; r != nil {
 		defer r.Recover(r.Guard())
 	}

@@ -1,0 +1,47 @@
+// Package columnar holds what the kit's readers of columnar files (package
+// arrowipc for Arrow IPC files and streams, package parquet for Parquet tables)
+// share: the containers their columns become, the batch of variable-length
+// observations, the errors, and the two-level order that reads a chunked file
+// in a shuffled order without decoding a chunk per row.
+//
+// It is the root of a nested module (github.com/obskit/obskit/columnar), as
+// arraycontainer/dense is for gonum, so that the kit's own module builds
+// without the Parquet and compression libraries; docs/design.md lists what the
+// module adds to a build.
+//
+// # Columns as containers
+//
+// A column of a file is read into one of three containers, whatever the
+// format:
+//
+//   - [Numbers]: fixed-width numbers (a scalar column, a fixed-size list, or
+//     several scalar columns side by side as features), a container of
+//     arraycontainer arrays whose batches are arrays, gathered with no
+//     allocation into a reused buffer. An uncompressed Arrow file of one
+//     record batch is one array view of the mapped file ([Numbers.Array]);
+//   - [Lists]: variable-length lists of numbers (token ids, ragged features),
+//     observations []E, batches [Ragged];
+//   - [Strings]: text and bytes, dictionary-encoded or not, observations
+//     string, batches [Ragged] of bytes.
+//
+// Each container reads its file's chunks (record batches, row groups) through
+// a [Chunks]: the rows of each chunk and a function returning its data, views
+// of a mapping or decoded on demand into a bounded cache. Gathers go chunk by
+// chunk with a cursor, so consecutive indices in one chunk cost one comparison
+// each; with labels from the format's Scalars they zip into a labeled
+// container (tuples.Zip2) that subset.StratifiedSplit and eachobs take
+// unchanged.
+//
+// # Nulls
+//
+// A null is never read as a silent zero. The format packages refuse a column
+// holding nulls (an error wrapping [ErrNull]) unless the caller says what a
+// null reads as: a fill value for numbers, empty for lists and strings, with
+// the column's validity (Valid) beside it to tell them apart.
+//
+// # Order
+//
+// [LocalOrder] shuffles the chunks and then the rows within each window of
+// chunks, so that a container caching a window of decoded chunks decodes each
+// chunk once per epoch.
+package columnar

@@ -1,0 +1,51 @@
+// Package parquet reads Parquet tables, one file or many (a directory, a glob,
+// Hugging Face's shards train-00000-of-00012.parquet) as containers of the kit,
+// decoding only the columns asked for, a row group at a time.
+//
+//	t, err := parquet.Open("data/train-*.parquet")
+//	x, err := parquet.Numbers[float32](t, []string{"f0", "f1", "f2"}) // observations of shape [3]
+//	y, err := parquet.Scalars[int64](t, "label")
+//	data, err := tuples.Zip2(x, y)
+//	parts, err := subset.StratifiedSplit(data, rng, 0.8)
+//
+// # Opening
+//
+// Open maps each file and reads its footer only: the row count (Nobs), the
+// schema and the row groups, in O(files), whatever their size. The footers'
+// counts are checked against each other and the chunks' positions against the
+// file, so that a truncated file or a footer that lies is an error at Open,
+// naming the file.
+//
+// # Random access by row
+//
+// A container finds the row group of a row from the row-group index and
+// decodes that row group's selected columns into memory, keeping the last
+// [Cache] row groups. Reading rows in a full shuffle then decodes a row group
+// for nearly every row; [columnar.LocalOrder] over [File.RowGroupStarts]
+// shuffles the row groups and the rows within windows of them, so that a cache
+// of a window decodes each row group once per epoch. docs/performance.md has
+// both epochs measured against a memory-mapped .npy file.
+//
+// # Decoding
+//
+// The package reads pages with parquet-go's lower-level API (its codecs:
+// snappy, zstd, gzip, lz4, brotli; its encodings, dictionary encoding
+// included) and rebuilds rows and lists from the repetition and definition
+// levels itself. It never uses parquet-go's struct reader, which read the
+// lists arrow-rs writes (whose element field is named "item") as zeros; every
+// list layout, two- and three-level, whatever its inner names, reads the same.
+//
+// # Nulls
+//
+// A column whose footer counts nulls is an error wrapping [ErrNull] unless
+// [Fill] (numbers) or [NullEmpty] (lists and strings) says what a null reads
+// as; [Valid] gives the validity beside it. A null found while decoding a
+// column whose footer counted none is the same error, raised in the gather.
+//
+// # Errors
+//
+// Decoding happens inside gathers, which return no error: a page that does
+// not decode, or a row group that holds fewer rows than its footer claims,
+// panics with an error wrapping [ErrFormat] that names the file, the row group
+// and the column, and the kit's loops deliver it as a *container.PanicError.
+package parquet
