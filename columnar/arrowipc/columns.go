@@ -572,3 +572,17 @@ func Scalars[E arraycontainer.Number](f *File, name string, opts ...Option) (con
 	}
 	return container.FromSlice(out), nil
 }
+
+// Nulls returns the number of nulls of the column called name, from the
+// batches' headers (no data is read), and 0 when there is no such column.
+func (f *File) Nulls(name string) int64 {
+	col, err := f.column(name)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, b := range f.batches {
+		n += b.meta.nodes[f.layouts[col].node].nulls
+	}
+	return n
+}

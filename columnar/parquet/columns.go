@@ -308,3 +308,23 @@ func Valid(f *File, name string) (container.Slice[bool], error) {
 	}
 	return container.FromSlice(out), nil
 }
+
+// Nulls returns the number of nulls of the column called name as the footers'
+// statistics count them (for a list column, nulls and null values together),
+// and whether every row group's footer counts them. It reads no data.
+func (f *File) Nulls(name string) (n int64, known bool) {
+	for _, c := range f.columns {
+		if c.Name != name {
+			continue
+		}
+		known = true
+		for _, g := range f.groups {
+			md := g.part.file.Metadata().RowGroups[g.k].Columns[c.leaf].MetaData
+			if md.Statistics.NullCount == 0 && md.Statistics.Max == nil && md.Statistics.MaxValue == nil && c.Nullable {
+				known = false
+			}
+			n += md.Statistics.NullCount
+		}
+	}
+	return n, known
+}
