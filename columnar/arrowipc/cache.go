@@ -38,6 +38,8 @@ func (f *File) decode(b batch) ([][]byte, error) {
 	return out, nil
 }
 
+var lz4Readers = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
+
 var zstdDecoders = sync.Pool{New: func() any {
 	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 	if err != nil {
@@ -56,7 +58,10 @@ func decompress(codec int8, src []byte, n int64) ([]byte, error) {
 	var r io.Reader
 	switch codec {
 	case 0:
-		r = lz4.NewReader(bytes.NewReader(src))
+		l := lz4Readers.Get().(*lz4.Reader)
+		defer lz4Readers.Put(l)
+		l.Reset(bytes.NewReader(src))
+		r = l
 	default:
 		d := zstdDecoders.Get().(*zstd.Decoder)
 		defer zstdDecoders.Put(d)
