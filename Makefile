@@ -21,7 +21,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck lint bench fuzz demo compare chart deps interop
+.PHONY: test vet fmtcheck lint bench bench-columnar fuzz demo compare chart deps interop
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -72,6 +72,16 @@ lint: vet fmtcheck
 # reference in the same run, then the issues' speed targets.
 bench: $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
+	$(MAKE) bench-columnar
+
+# Issue 18's targets (columnar): the Arrow IPC epoch beside .npy, and the
+# Parquet epochs (local order, full shuffle, .npy) over a 1 GiB table that is
+# written once into $(BIN)/parquet-bench (1 GiB of Parquet and 1 GiB of .npy)
+# and kept for the next run.
+bench-columnar:
+	$(GO) test -C columnar ./arrowipc -run '^$$' -bench . -count $(COUNT)
+	mkdir -p $(BIN)/parquet-bench
+	$(GO) test -C columnar ./parquet -run '^$$' -bench . -count $(COUNT) -timeout 60m -args -parquet.dir=$(BIN)/parquet-bench
 
 # The same with NumPy, PyTorch and scikit-learn (bench/peers.py, run with
 # PYTHON as sides of the same benchmarks), this machine's results file in

@@ -1,8 +1,12 @@
 package columnar
 
 import (
+	"unsafe"
+
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/internal/gather"
 	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
@@ -26,6 +30,11 @@ type Numbers[E arraycontainer.Number] struct {
 	width  int
 	shape  []int // of one observation
 	whole  *arraycontainer.Array[E]
+	// flat is the whole mapping as elements and at[c] the position of chunk c's
+	// values in it, when every chunk views the mapping: gathers then run the
+	// kit's row kernel (which prefetches the rows to come) over the mapping.
+	flat []E
+	at   []int
 }
 
 // NewNumbers returns the container of a fixed-width column whose rows hold
@@ -38,7 +47,37 @@ func NewNumbers[E arraycontainer.Number](op string, s Chunks[E], shape []int, wh
 	for _, d := range shape {
 		w *= d
 	}
-	return &Numbers[E]{op: opNames(op), chunks: s, width: w, shape: shape, whole: whole}
+	c := &Numbers[E]{op: opNames(op), chunks: s, width: w, shape: shape, whole: whole}
+	if s.Region != nil && whole == nil && w > 0 {
+		c.flat, c.at = mapped(s)
+	}
+	return c
+}
+
+// mapped returns the mapping of s as elements and the position of each chunk's
+// values in it, or nil when a chunk's values are not in the mapping.
+func mapped[E arraycontainer.Number](s Chunks[E]) ([]E, []int) {
+	var z E
+	size := int(unsafe.Sizeof(z))
+	b := s.Region.Bytes()
+	flat, ok := fileio.View[E](b[:len(b)/size*size])
+	if !ok || len(flat) == 0 {
+		return nil, nil
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(flat)))
+	at := make([]int, len(s.Starts)-1)
+	for c := range at {
+		v := s.Part(c).Values
+		if len(v) == 0 {
+			continue
+		}
+		d := uintptr(unsafe.Pointer(unsafe.SliceData(v))) - base
+		if d%uintptr(size) != 0 || int(d/uintptr(size))+len(v) > len(flat) {
+			return nil, nil
+		}
+		at[c] = int(d / uintptr(size))
+	}
+	return flat, at
 }
 
 // Nobs returns the number of rows.
@@ -100,10 +139,38 @@ func (c *Numbers[E]) GetObsInto(dst *arraycontainer.Array[E], idx []int) *arrayc
 		defer r.Recover(r.Guard())
 	}
 	data, w := dst.Data(), c.width
+	if c.flat != nil {
+		c.gatherMapped(data, idx)
+		return dst
+	}
 	cur := cursor[E]{s: &c.chunks}
 	for k, i := range idx {
 		p, r := cur.at(i)
 		copy(data[k*w:(k+1)*w], p.Values[r*w:(r+1)*w])
 	}
 	return dst
+}
+
+// gatherMapped gathers rows idx into data with the kit's row kernel over the
+// mapping: each row is the w elements at its chunk's position plus its row
+// times w, seen as observation "position" of a [len(flat)-w+1, w] array of
+// stride 1 (rows overlap in that view, which a read does not mind).
+func (c *Numbers[E]) gatherMapped(data []E, idx []int) {
+	const block = 256
+	var pos [block]int
+	w := c.width
+	shape := [2]int{len(c.flat) - w + 1, w}
+	strides := [2]int{1, 1}
+	k, first, end := -1, 0, 0 // the chunk of the last index, and its rows
+	for lo := 0; lo < len(idx); lo += block {
+		part := idx[lo:min(len(idx), lo+block)]
+		for j, i := range part {
+			if k < 0 || i < first || i >= end {
+				k = c.chunks.find(i)
+				first, end = c.chunks.Starts[k], c.chunks.Starts[k+1]
+			}
+			pos[j] = c.at[k] + (i-first)*w
+		}
+		gather.Gather(data[lo*w:(lo+len(part))*w], c.flat, shape[:], strides[:], 0, 0, pos[:len(part)])
+	}
 }

@@ -129,12 +129,25 @@ func Numbers[E arraycontainer.Number](f *File, names []string, opts ...Option) (
 		shape = []int{}
 	}
 	s := chunks(f, o, func(g int) (*columnar.Part[E], error) {
-		vals := make([]E, f.groups[g].rows*k)
+		rows := f.groups[g].rows
+		vals := make([]E, rows*k)
+		if k == 1 {
+			if err := decodeScalar(f, g, cols[0], vals, 1, 0, fill, nil); err != nil {
+				return nil, f.decodeErr(g, cols[0], err)
+			}
+			return &columnar.Part[E]{Values: vals}, nil
+		}
+		// Each column decodes into its own run of memory, then the runs are
+		// interleaved into rows tile by tile, so that the writes of a tile
+		// stay in cache (a column written straight into rows strides through
+		// the whole row group once per column).
+		byCol := make([]E, rows*k)
 		for j, c := range cols {
-			if err := decodeScalar(f, g, c, vals, k, j, fill, nil); err != nil {
+			if err := decodeScalar(f, g, c, byCol[j*rows:(j+1)*rows], 1, 0, fill, nil); err != nil {
 				return nil, f.decodeErr(g, c, err)
 			}
 		}
+		interleave(vals, byCol, rows, k)
 		return &columnar.Part[E]{Values: vals}, nil
 	})
 	return columnar.NewNumbers(op, s, shape, nil), nil
@@ -327,4 +340,19 @@ func (f *File) Nulls(name string) (n int64, known bool) {
 		}
 	}
 	return n, known
+}
+
+// interleave writes the k columns of rows values each in byCol (column j at
+// byCol[j*rows:]) into dst row by row, in tiles of 16 rows.
+func interleave[E any](dst, byCol []E, rows, k int) {
+	const tile = 16
+	for r0 := 0; r0 < rows; r0 += tile {
+		r1 := min(rows, r0+tile)
+		for j := range k {
+			col := byCol[j*rows+r0 : j*rows+r1]
+			for i, v := range col {
+				dst[(r0+i)*k+j] = v
+			}
+		}
+	}
 }
