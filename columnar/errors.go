@@ -1,6 +1,10 @@
 package columnar
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/obskit/obskit/internal/fileio"
+)
 
 // The errors the column accessors of the format packages (arrowipc, parquet)
 // wrap, so that one errors.Is works whatever the file's format. Each format
@@ -9,8 +13,9 @@ var (
 	// ErrColumn is wrapped by the error for a column name the file does not have.
 	ErrColumn = errors.New("no such column")
 	// ErrType is wrapped by the error for a column whose type the accessor cannot
-	// read as asked: Numbers[float32] of an int64 column, Strings of a list.
-	ErrType = errors.New("column type mismatch")
+	// read as asked: Numbers[float32] of an int64 column, Strings of a list. It is
+	// the kit's one ErrType of file formats (npy.ErrType is the same value).
+	ErrType = fileio.ErrType
 	// ErrNull is wrapped by the error for a column that holds nulls, read without
 	// saying what a null becomes (a fill value, or empty): the kit never reads a
 	// null as a silent zero.

@@ -48,7 +48,6 @@ func TestWrittenTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer f.Close()
 			x, err := arrowipc.Numbers[float32](f, "x")
 			if err != nil {
 				t.Fatal(err)

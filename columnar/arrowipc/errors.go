@@ -14,11 +14,12 @@ var (
 	ErrFormat = errors.New("malformed Arrow IPC file")
 	// ErrUnsupported is wrapped by errors about valid files the package does not
 	// read: big-endian data, delta dictionaries, column types it has no
-	// container for.
-	ErrUnsupported = errors.New("unsupported Arrow IPC file")
+	// container for. ErrUnsupported, ErrFault and ErrType are the kit's shared
+	// sentinels of file formats (npy.ErrFault is the same value).
+	ErrUnsupported = fileio.ErrUnsupported
 	// ErrFault is wrapped by the panic value of a read of the mapping that
 	// faulted (the file was truncated while mapped).
-	ErrFault = errors.New("memory-mapped file fault")
+	ErrFault = fileio.ErrFault
 
 	// ErrColumn, ErrType and ErrNull are the errors of package columnar, for
 	// a column the file lacks, a column read as a type it does not hold, and a

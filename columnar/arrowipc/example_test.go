@@ -16,7 +16,6 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	defer f.Close()
 	x, err := arrowipc.Numbers[float32](f, "x")
 	if err != nil {
 		panic(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
 
 	"github.com/obskit/obskit/columnar/internal/lru"
 	"github.com/obskit/obskit/internal/fileio"
@@ -90,16 +89,6 @@ func codecName(c int8) string {
 	return ""
 }
 
-// Close drops the File's hold on the mapping: it is unmapped once no container
-// read from the file is reachable any more. Containers taken before Close stay
-// valid; the File itself must not be used after Close. It returns nil.
-func (f *File) Close() error {
-	f.region = nil
-	f.batches = nil
-	f.dicts = nil
-	return nil
-}
-
 // Open memory-maps the Arrow IPC file or stream at path and reads its schema,
 // the headers of its record batches and its dictionaries, which it decodes. It
 // reads no column data. Both formats are recognized by their first bytes: the
@@ -114,14 +103,14 @@ func Open(path string, opts ...Option) (*File, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	osf, err := os.Open(path)
+	osf, err := fmtErr.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer osf.Close()
 	st, err := osf.Stat()
 	if err != nil {
-		return nil, err
+		return nil, fmtErr.Wrap(path, err)
 	}
 	r, err := mmap.Map(osf, st.Size(), "arrowipc", ErrFault)
 	if err != nil {

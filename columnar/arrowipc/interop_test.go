@@ -19,7 +19,6 @@ func checkFixture(t *testing.T, path string, fx interop.Fixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	if f.Nobs() != fx.Rows || f.Batches() != fx.Chunks {
 		t.Fatalf("Nobs, Batches = %d, %d, want %d, %d", f.Nobs(), f.Batches(), fx.Rows, fx.Chunks)
 	}

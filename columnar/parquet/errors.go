@@ -17,10 +17,12 @@ var (
 	ErrSchema = errors.New("schemas differ")
 	// ErrUnsupported is wrapped by errors about columns the package has no
 	// container for (structs, maps, nested lists, decimals, INT96).
-	ErrUnsupported = errors.New("unsupported Parquet column")
+	// ErrUnsupported, ErrFault and ErrType are the kit's shared sentinels of
+	// file formats (npy.ErrFault is the same value).
+	ErrUnsupported = fileio.ErrUnsupported
 	// ErrFault is wrapped by the panic value of a read of a mapped file that
 	// faulted (the file was truncated while mapped).
-	ErrFault = errors.New("memory-mapped file fault")
+	ErrFault = fileio.ErrFault
 
 	// ErrColumn, ErrType and ErrNull are the errors of package columnar, for
 	// a column the file lacks, a column read as a type it does not hold, and a

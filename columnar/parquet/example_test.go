@@ -19,7 +19,6 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	defer t.Close()
 	x, err := parquet.Numbers[int64](t, []string{"id", "label"}, parquet.Cache(3))
 	if err != nil {
 		panic(err)

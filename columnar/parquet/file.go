@@ -102,15 +102,6 @@ func (f *File) RowGroup(k int) RowGroupInfo {
 	return info
 }
 
-// Close drops the File's hold on the mappings of its files: each is unmapped
-// once no container read from the File is reachable any more. Containers taken
-// before Close stay valid; the File itself must not be used after. It returns
-// nil.
-func (f *File) Close() error {
-	f.parts = nil
-	return nil
-}
-
 var shardName = regexp.MustCompile(`-(\d{5})-of-(\d{5})\.parquet$`)
 
 // Open opens the Parquet table at path: a file; a directory, whose *.parquet
@@ -215,14 +206,14 @@ var magic = []byte("PAR1")
 
 // openPart maps one file and reads its footer.
 func openPart(path string) (p *part, err error) {
-	osf, err := os.Open(path)
+	osf, err := fmtErr.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer osf.Close()
 	st, err := osf.Stat()
 	if err != nil {
-		return nil, err
+		return nil, fmtErr.Wrap(path, err)
 	}
 	size := st.Size()
 	r, err := mmap.Map(osf, size, "parquet", ErrFault)

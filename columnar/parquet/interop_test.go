@@ -30,7 +30,6 @@ func checkFixture(t *testing.T, path string, fx interop.Fixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	if f.Nobs() != fx.Rows || f.RowGroups() != fx.Chunks {
 		t.Fatalf("Nobs, RowGroups = %d, %d, want %d, %d", f.Nobs(), f.RowGroups(), fx.Rows, fx.Chunks)
 	}
