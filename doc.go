@@ -39,6 +39,10 @@
 //   - imagedata: image data sets as labeled containers of encoded images: a
 //     folder per class (torchvision's ImageFolder), an im2rec list with its root,
 //     a RecordIO file of image records.
+//   - columnar/arrowipc and columnar/parquet (a module of their own, with
+//     package columnar): Arrow IPC files and streams memory-mapped as zero-copy
+//     containers, and Parquet tables (one file or many) decoded a row group at a
+//     time, their columns as arrays, lists and strings with nulls kept explicit.
 //   - datasets: iris and the handwritten digits, embedded, as (features, targets)
 //     tuples ready to split.
 //
