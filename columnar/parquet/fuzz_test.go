@@ -40,7 +40,10 @@ func FuzzOpen(f *testing.F) {
 		}
 		for _, c := range file.Columns() {
 			gather(t, func() { x, err := parquet.Numbers[int64](file, []string{c.Name}, parquet.Fill(int64(0))); all(x, err) })
-			gather(t, func() { x, err := parquet.Numbers[float32](file, []string{c.Name}, parquet.Fill(float32(0))); all(x, err) })
+			gather(t, func() {
+				x, err := parquet.Numbers[float32](file, []string{c.Name}, parquet.Fill(float32(0)))
+				all(x, err)
+			})
 			gather(t, func() { x, err := parquet.Strings(file, c.Name, parquet.NullEmpty()); all(x, err) })
 			gather(t, func() {
 				x, err := parquet.Lists[int32](file, c.Name, parquet.NullEmpty(), parquet.Fill(int32(0)))
