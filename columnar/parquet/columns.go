@@ -3,6 +3,7 @@ package parquet
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	pq "github.com/parquet-go/parquet-go"
 
@@ -59,11 +60,18 @@ func (f *File) decodeErr(g int, c Column, err error) error {
 	return err
 }
 
+// decodes counts the row groups the containers have decoded, for the test that
+// an epoch in the local order decodes each once.
+var decodes atomic.Int64
+
 // chunks returns the Chunks of a container whose row groups decode through a
 // cache of o.cache row groups: a decode error panics in the gather, naming the
 // file, the row group and the column.
 func chunks[E any](f *File, o options, decode func(g int) (*columnar.Part[E], error)) columnar.Chunks[E] {
-	c := lru.New(o.cache, decode)
+	c := lru.New(o.cache, func(g int) (*columnar.Part[E], error) {
+		decodes.Add(1)
+		return decode(g)
+	})
 	return columnar.Chunks[E]{
 		Starts: f.starts,
 		Part: func(g int) *columnar.Part[E] {
