@@ -107,13 +107,17 @@ fuzz:
 	done
 
 # The columnar tests read fixtures written by independent writers (apache-arrow,
-# parquet-wasm, DuckDB), committed in columnar/testdata/interop with their
-# generator. This installs the generator's npm packages (pinned by its
-# package-lock.json, once: npm's cache keeps them) and runs the tests that write
-# the fixtures again and read them; without node those tests skip.
+# parquet-wasm, DuckDB; arrow-go for the compressed Arrow files), committed in
+# columnar/testdata/interop with their generators. This installs gen.mjs's npm
+# packages (pinned by its package-lock.json, once: npm's cache keeps them), runs
+# the tests that write those fixtures again and read them (without node they
+# skip), and rewrites the arrow-go fixtures (arrowgo, a module of its own) in
+# place before testing them.
 INTEROP := columnar/testdata/interop
 interop: $(INTEROP)/node_modules/.package-lock.json
 	$(GO) test -C columnar -count=1 -run 'TestInteropRegenerated' ./...
+	cd $(INTEROP)/arrowgo && $(GO) run . $(CURDIR)/$(INTEROP)
+	$(GO) test -C columnar -count=1 -run 'TestInterop$$' ./...
 
 $(INTEROP)/node_modules/.package-lock.json: $(INTEROP)/package-lock.json
 	cd $(INTEROP) && npm ci --no-audit --no-fund

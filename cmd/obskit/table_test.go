@@ -30,7 +30,7 @@ func TestTableCatGolden(t *testing.T) {
 {"id":2,"label":8589934606,"u8":2,"x":[2,2.5,-2,0.5],"f64":"+Inf","name":"name-2","cat":"blue","toks":[2,3],"bin":"AgY=","ts":"2023-11-14T22:13:22Z","flag":true}
 {"id":3,"label":8589934613,"u8":3,"x":[3,3.5,-3,0.75],"f64":"-Inf","name":"name-3","cat":"red","toks":[null,4,5],"bin":"Awk=","ts":"2023-11-14T22:13:23Z","flag":false}
 `
-	for _, name := range []string{"js.arrow", "js.arrows", "rs-snappy.parquet"} {
+	for _, name := range []string{"js.arrow", "js.arrows", "go-lz4.arrow", "go-zstd.arrows", "rs-snappy.parquet"} {
 		status, stdout, stderr := run("table", "cat", "--json", "-n", "4", fixture(name))
 		if status != 0 {
 			t.Fatalf("%s: status %d: %s", name, status, stderr)
@@ -46,7 +46,7 @@ func TestTableCatGolden(t *testing.T) {
 // RFC 3339.
 func TestTableCat(t *testing.T) {
 	keys := []string{"id", "label", "u8", "x", "f64", "name", "cat", "toks", "bin", "ts", "flag"}
-	for _, name := range []string{"js.arrow", "js.arrows", "rs-snappy.parquet", "rs-zstd.parquet", "duckdb-zstd.parquet", "duckdb-gzip.parquet"} {
+	for _, name := range []string{"js.arrow", "js.arrows", "go-zstd.arrows", "rs-snappy.parquet", "rs-zstd.parquet", "duckdb-zstd.parquet", "duckdb-gzip.parquet"} {
 		status, stdout, stderr := run("table", "cat", fixture(name))
 		if status != 0 {
 			t.Fatalf("%s: status %d: %s", name, status, stderr)
@@ -74,7 +74,7 @@ func TestTableCat(t *testing.T) {
 			}
 			checkRow(t, fmt.Sprintf("%s line %d", name, i), i, row)
 		}
-		if want := map[bool]int{true: 1000, false: 0}[strings.HasPrefix(name, "js") || strings.HasPrefix(name, "rs")]; want > 0 && len(lines) != want {
+		if want := map[bool]int{true: 1000, false: 0}[strings.HasPrefix(name, "js") || strings.HasPrefix(name, "rs") || strings.HasPrefix(name, "go")]; want > 0 && len(lines) != want {
 			t.Errorf("%s: %d lines, want %d", name, len(lines), want)
 		}
 	}

@@ -1,6 +1,7 @@
 // Package interop holds what the tests of the format packages know about the
 // fixtures of testdata/interop, written by independent writers (apache-arrow,
-// parquet-wasm, DuckDB) with gen.mjs: the formula every row follows, the files
+// parquet-wasm, DuckDB with gen.mjs; arrow-go with arrowgo/main.go for the
+// compressed Arrow files): the formula every row follows, the files
 // and where they are, and how to run the generator again.
 package interop
 
@@ -93,6 +94,8 @@ type Fixture struct {
 var Arrow = []Fixture{
 	{Name: "js.arrow", Rows: 1000, Chunks: 4, Writer: "apache-arrow", FixedList: true},
 	{Name: "js.arrows", Rows: 1000, Chunks: 4, Writer: "apache-arrow", FixedList: true},
+	{Name: "go-lz4.arrow", Rows: 1000, Chunks: 4, Codec: "lz4_frame", Writer: "arrow-go", FixedList: true},
+	{Name: "go-zstd.arrows", Rows: 1000, Chunks: 4, Codec: "zstd", Writer: "arrow-go", FixedList: true},
 }
 
 // Parquet lists the Parquet fixtures.
