@@ -38,43 +38,46 @@ func (f *File) decode(b batch) ([][]byte, error) {
 	return out, nil
 }
 
-var lz4Readers = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
-
-var zstdDecoders = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+// zstdDecoder decodes whole ZSTD buffers, synchronously (DecodeAll starts no
+// goroutine and keeps no stream state between buffers, so a corrupt buffer
+// cannot leave it stuck for the next one), refusing frames that would need
+// more than maxBuffer bytes.
+var zstdDecoder = func() *zstd.Decoder {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxBuffer))
 	if err != nil {
 		panic(err)
 	}
 	return d
-}}
+}()
 
-// decompress decompresses src, which must hold exactly n bytes. The output
-// grows only as data arrives, so a length prefix that lies costs no more memory
-// than the data holds.
+// maxBuffer bounds the decompressed size of one buffer, 1 GiB.
+const maxBuffer = 1 << 30
+
+var lz4Readers = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
+
+// decompress decompresses src, which must hold exactly n bytes. A length
+// prefix that lies costs no more memory than the data holds (LZ4's output
+// grows as data arrives; ZSTD's is bounded by maxBuffer).
 func decompress(codec int8, src []byte, n int64) ([]byte, error) {
-	if n < 0 {
-		return nil, fmt.Errorf("uncompressed length %d", n)
+	if n < 0 || n > maxBuffer {
+		return nil, fmt.Errorf("uncompressed length %d outside [0, %d]", n, maxBuffer)
 	}
-	var r io.Reader
-	switch codec {
-	case 0:
-		l := lz4Readers.Get().(*lz4.Reader)
-		defer lz4Readers.Put(l)
-		l.Reset(bytes.NewReader(src))
-		r = l
-	default:
-		d := zstdDecoders.Get().(*zstd.Decoder)
-		defer zstdDecoders.Put(d)
-		if err := d.Reset(bytes.NewReader(src)); err != nil {
+	if codec == 1 {
+		out, err := zstdDecoder.DecodeAll(src, make([]byte, 0, min(n, 1<<20)))
+		if err != nil {
 			return nil, err
 		}
-		r = d
+		if int64(len(out)) != n {
+			return nil, fmt.Errorf("%d bytes decompressed, the length prefix says %d", len(out), n)
+		}
+		return out, nil
 	}
+	l := lz4Readers.Get().(*lz4.Reader)
+	defer lz4Readers.Put(l)
+	l.Reset(bytes.NewReader(src))
 	var out bytes.Buffer
-	if n <= 1<<20 {
-		out.Grow(int(n))
-	}
-	got, err := io.Copy(&out, io.LimitReader(r, n+1))
+	out.Grow(int(min(n, 1<<20)))
+	got, err := io.Copy(&out, io.LimitReader(l, n+1))
 	if err != nil {
 		return nil, err
 	}

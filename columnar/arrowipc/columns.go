@@ -3,6 +3,7 @@ package arrowipc
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/columnar"
@@ -168,6 +169,19 @@ func Numbers[E arraycontainer.Number](f *File, name string, opts ...Option) (*co
 	}
 	if nulls > 0 && !hasFill {
 		return nil, f.colErr(name, ErrNull, "%d nulls; say what a null reads as with arrowipc.Fill", nulls)
+	}
+	// Every batch must hold its rows' values, checked now, before any gather
+	// sizes a batch buffer by the width: for a compressed batch, by the
+	// length its buffer declares.
+	size := int64(fileio.KindOf[E]().Size)
+	for k, b := range f.batches {
+		rows := b.meta.length
+		if width > 0 && rows > math.MaxInt64/size/int64(width) {
+			return nil, f.errorf("column %q, batch %d: %d rows of %d values overflow", name, k, rows, width)
+		}
+		if have, need := f.bufferLen(b, dataBuf), rows*int64(width)*size; have < need {
+			return nil, f.errorf("column %q, batch %d: data buffer of %d bytes for %d values of %d bytes", name, k, have, rows*int64(width), size)
+		}
 	}
 	part := func(k int) (*columnar.Part[E], error) {
 		bufs, err := f.arrays(k)
@@ -583,6 +597,24 @@ func (f *File) Nulls(name string) int64 {
 	var n int64
 	for _, b := range f.batches {
 		n += b.meta.nodes[f.layouts[col].node].nulls
+	}
+	return n
+}
+
+// bufferLen returns the size of buffer i of batch b once decompressed: its
+// length, or for a compressed buffer the length its prefix declares (-1 for
+// none: the raw bytes follow). A buffer outside the batch's list has size 0.
+func (f *File) bufferLen(b batch, i int) int64 {
+	if i >= len(b.meta.buffers) {
+		return 0
+	}
+	s := b.meta.buffers[i]
+	if b.meta.codec < 0 || s.len < 8 {
+		return s.len
+	}
+	n := int64(binary.LittleEndian.Uint64(b.body[s.off:]))
+	if n == -1 {
+		return s.len - 8
 	}
 	return n
 }

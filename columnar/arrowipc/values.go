@@ -180,12 +180,14 @@ func (f *File) value(fd Field, b batch, bufs [][]byte, nd, bf, r, k int) any {
 		return append([]byte{}, bufs[bf+2][lo:hi]...)
 	case List, LargeList:
 		lo, hi := f.span(fd, k, bufs[bf+1], r, t.Kind == LargeList)
+		f.children(fd, k, b, nd, hi)
 		out := make([]any, 0, hi-lo)
 		for j := lo; j < hi; j++ {
 			out = append(out, f.value(*t.Elem, b, bufs, nd+1, bf+2, int(j), k))
 		}
 		return out
 	case FixedSizeList:
+		f.children(fd, k, b, nd, int64(r+1)*int64(t.Size))
 		out := make([]any, 0, t.Size)
 		for j := r * t.Size; j < (r+1)*t.Size; j++ {
 			out = append(out, f.value(*t.Elem, b, bufs, nd+1, bf+1, j, k))
@@ -231,4 +233,13 @@ func intAt(b []byte, j, size int, signed bool) int64 {
 		return int64(v)
 	}
 	return int64(binary.LittleEndian.Uint64(b[8*j:]))
+}
+
+// children panics with a format error unless the child array of the list at
+// field node nd holds at least n values: checked before a list's values are
+// allocated, so that a size in the file cannot claim memory its data lacks.
+func (f *File) children(fd Field, k int, b batch, nd int, n int64) {
+	if nd+1 >= len(b.meta.nodes) || b.meta.nodes[nd+1].length < n {
+		panic(f.errorf("column %q, batch %d: a list needs %d values, its child array has fewer", fd.Name, k, n))
+	}
 }
