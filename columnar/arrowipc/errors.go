@@ -21,12 +21,15 @@ var (
 	// faulted (the file was truncated while mapped).
 	ErrFault = fileio.ErrFault
 
-	// ErrColumn, ErrType and ErrNull are the errors of package columnar, for
-	// a column the file lacks, a column read as a type it does not hold, and a
-	// column holding nulls read without saying what a null becomes.
+	// ErrColumn is wrapped by the error for a column the file lacks
+	// (columnar.ErrColumn, shared by the formats).
 	ErrColumn = columnar.ErrColumn
-	ErrType   = columnar.ErrType
-	ErrNull   = columnar.ErrNull
+	// ErrType is wrapped by the error for a column read as a type it does not
+	// hold (the kit's one ErrType of file formats).
+	ErrType = columnar.ErrType
+	// ErrNull is wrapped by the error for a column holding nulls read without
+	// saying what a null becomes (columnar.ErrNull).
+	ErrNull = columnar.ErrNull
 )
 
 var fmtErr = fileio.Format{Pkg: "arrowipc", Malformed: ErrFormat}
