@@ -40,8 +40,8 @@ func writeFile(t testing.TB, data []byte) string {
 
 func TestWrittenTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for trial := range 24 {
-		n, w := rng.IntN(300), 1+rng.IntN(6)
+	for trial := range 12 {
+		n, w := rng.IntN(200), 1+rng.IntN(6)
 		o := arrowtest.Options{Stream: trial%2 == 1, Batch: rng.IntN(4) * rng.IntN(100), Codec: trial%3 - 1}
 		t.Run(fmt.Sprintf("n=%d,w=%d,%+v", n, w, o), func(t *testing.T) {
 			f, err := arrowipc.Open(writeFile(t, arrowtest.Write(table(n, w), o)), arrowipc.Cache(2))
