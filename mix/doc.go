@@ -26,8 +26,10 @@
 //     only rule that repeats observations.
 //
 // With sources of 100 and 1000 observations at 1:1, the mixes hold 200, 1100 and
-// 2000 observations. [Mixed.Counts] tells how many observations of each source a
-// mix holds.
+// 1999 observations (the resampled mix ends with the larger source's last
+// observation, before the smaller one's turn: a rule stops at a position, to
+// within one block of the schedule). [Mixed.Counts] tells how many observations
+// of each source a mix holds.
 //
 // An empty source is never read: under AllExhausted it takes no part, and the
 // other rules return an error wrapping container.ErrEmpty, since the first-exhausted mix
