@@ -17,6 +17,12 @@ func toRGB(dst *RGB, src image.Image, r image.Rectangle, vp8 bool) {
 			f(dst.Pix[j*dst.Stride:j*dst.Stride+3*w], r.Min.Y+j)
 		}
 	}
+	if !r.In(src.Bounds()) {
+		// A GIF whose first frame does not cover its logical screen: the
+		// rest reads as the palette's first color (image.Paletted.At), as
+		// Pillow fills the screen with index 0 before the frame.
+		src = &outside{src}
+	}
 	switch m := src.(type) {
 	case *image.YCbCr:
 		yccToRGB(dst, m, r, vp8)
@@ -108,3 +114,8 @@ func stored(c color.Color) [3]uint8 {
 	n := color.NRGBAModel.Convert(c).(color.NRGBA)
 	return [3]uint8{n.R, n.G, n.B}
 }
+
+// outside hides the type of an image whose bounds do not hold the rectangle
+// converted, so that toRGB reads it pixel by pixel with At, defined
+// everywhere.
+type outside struct{ image.Image }

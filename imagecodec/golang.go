@@ -66,6 +66,9 @@ func ReadConfig(name string, data []byte) (Config, error) {
 		case WebP:
 			ic, err = webp.DecodeConfig(bytes.NewReader(data))
 			c.Orientation = Orientation(header.WebPOrientation(data))
+			if w, h, ok := header.WebPFrame(data); err == nil && (!ok || w != ic.Width || h != ic.Height) {
+				return c, format.Errorf(name, ErrFormat, "WebP: image data of %dx%d in a canvas of %dx%d", w, h, ic.Width, ic.Height)
+			}
 		}
 		c.Width, c.Height = ic.Width, ic.Height
 	case Unknown:
@@ -155,13 +158,16 @@ func (d *goDecoder) Decode(dst *RGB, name string, data []byte, req Request) (*RG
 	if err != nil {
 		return nil, 0, stdError(name, c.Format, err)
 	}
+	if img.Bounds().Max != image.Pt(c.Width, c.Height) && c.Format != GIF {
+		return nil, 0, format.Errorf(name, ErrFormat, "%s: decoded %v, the header says %dx%d", c.Format, img.Bounds(), c.Width, c.Height)
+	}
 	if o == 1 {
 		dst = Reuse(dst, crop)
-		toRGB(dst, img, stored.Add(img.Bounds().Min), c.Format == WebP)
+		toRGB(dst, img, stored, c.Format == WebP)
 		return dst, 1, nil
 	}
 	tmp := NewRGB(stored)
-	toRGB(tmp, img, stored.Add(img.Bounds().Min), c.Format == WebP)
+	toRGB(tmp, img, stored, c.Format == WebP)
 	dst = Reuse(dst, crop)
 	return o.Apply(dst, tmp), 1, nil
 }

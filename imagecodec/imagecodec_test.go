@@ -1,10 +1,13 @@
 package imagecodec_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
+	"image/gif"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -255,4 +258,53 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %v, header says %v", img.Rect, cfg.Bounds(orient))
 		}
 	})
+}
+
+// TestGIFFrame: a GIF whose first frame covers part of its logical screen
+// decodes at the screen's size, the frame in place and the palette's first
+// color around it, as Pillow fills the screen (index 0) before the frame.
+func TestGIFFrame(t *testing.T) {
+	pal := color.Palette{color.RGBA{10, 20, 30, 255}, color.RGBA{200, 100, 50, 255}}
+	frame := image.NewPaletted(image.Rect(5, 4, 9, 7), pal)
+	for i := range frame.Pix {
+		frame.Pix[i] = 1
+	}
+	var buf bytes.Buffer
+	if err := gif.EncodeAll(&buf, &gif.GIF{Image: []*image.Paletted{frame}, Delay: []int{0}, Config: image.Config{ColorModel: pal, Width: 12, Height: 10}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := imagecodec.New(imagecodec.Options{}).Decode(nil, "f.gif", buf.Bytes(), imagecodec.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rect != image.Rect(0, 0, 12, 10) {
+		t.Fatalf("Rect = %v", got.Rect)
+	}
+	for y := range 10 {
+		for x := range 12 {
+			want := color.RGBA{10, 20, 30, 255}
+			if image.Pt(x, y).In(frame.Rect) {
+				want = color.RGBA{200, 100, 50, 255}
+			}
+			if c := got.RGBAAt(x, y); c != want {
+				t.Fatalf("pixel (%d,%d) = %v, want %v", x, y, c, want)
+			}
+		}
+	}
+}
+
+// TestWebPFrameSize: a WebP whose canvas (VP8X) and image data disagree is
+// refused before x/image/webp allocates the data's size.
+func TestWebPFrameSize(t *testing.T) {
+	data := readCase(t, "webp_lossy_named.jpg")
+	// Wrap the VP8 chunk in a VP8X file that claims a 4x4 canvas.
+	vp8 := data[12:]
+	vp8x := []byte("VP8X\x0a\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x03\x00\x00")
+	body := append(append([]byte("WEBP"), vp8x...), vp8...)
+	file := append([]byte("RIFF\x00\x00\x00\x00"), body...)
+	binary.LittleEndian.PutUint32(file[4:], uint32(len(body)))
+	_, _, err := imagecodec.New(imagecodec.Options{}).Decode(nil, "w.webp", file, imagecodec.Request{})
+	if !errors.Is(err, imagecodec.ErrFormat) || !strings.Contains(err.Error(), "canvas of 4x4") {
+		t.Fatalf("Decode = %v", err)
+	}
 }

@@ -85,3 +85,34 @@ func WebPOrientation(data []byte) uint8 {
 	}
 	return 1
 }
+
+// WebPFrame returns the size of the image data of a WebP file, from the
+// header of its first VP8 (lossy) or VP8L (lossless) chunk, and false when
+// it has none that parses. A VP8X file also states a canvas size, which is
+// what image.DecodeConfig reports; x/image/webp decodes and allocates the
+// frame's own size, so a decoder checks that the two agree.
+func WebPFrame(data []byte) (w, h int, ok bool) {
+	for i := 12; i+8 <= len(data); {
+		n := int64(binary.LittleEndian.Uint32(data[i+4:]))
+		body := data[i+8:]
+		switch string(data[i : i+4]) {
+		case "VP8 ": // a 3-byte frame tag, the start code 9d 01 2a, 14-bit sizes
+			if len(body) >= 10 && string(body[3:6]) == "\x9d\x01\x2a" {
+				return int(binary.LittleEndian.Uint16(body[6:]) & 0x3fff), int(binary.LittleEndian.Uint16(body[8:]) & 0x3fff), true
+			}
+			return 0, 0, false
+		case "VP8L": // the signature 0x2f, then 14-bit width-1 and height-1
+			if len(body) >= 5 && body[0] == 0x2f {
+				b := binary.LittleEndian.Uint32(body[1:])
+				return int(b&0x3fff) + 1, int(b>>14&0x3fff) + 1, true
+			}
+			return 0, 0, false
+		}
+		end := int64(i) + 8 + n + n&1
+		if end > int64(len(data)) {
+			break
+		}
+		i = int(end)
+	}
+	return 0, 0, false
+}
