@@ -21,7 +21,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck lint bench bench-columnar fuzz demo compare chart deps interop
+.PHONY: test vet fmtcheck lint bench bench-columnar fuzz demo compare chart deps interop bench-images
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -97,6 +97,14 @@ compare: $(BIN)/obskit-bench
 # measuring.
 chart: $(BIN)/obskit-bench
 	$(BIN)/obskit-bench report -in bench/results -charts docs
+
+# Image decoding, decode only: the pure-Go and libjpeg-turbo decoders (full
+# size, scale 1/2 and 1/4, a crop) beside Pillow's decode of the same 300
+# JPEGs, alternating in each iteration; Pillow from PYTHON (Debian's
+# python3-pil, installed here when missing).
+bench-images: DEBS += python3-pil
+bench-images: deps
+	PYTHON=$(PYTHON) $(GO) test -run '^$$' -bench '^BenchmarkDecode$$' -benchtime $(COUNT)x ./imagecodec/turbo/
 
 # Runs every fuzz target for FUZZTIME each.
 fuzz:

@@ -70,7 +70,7 @@ func TestCrop(t *testing.T) {
 		}
 		cfg, _ := d.Config(name, data)
 		var dst *imagecodec.RGB
-		for i := range 20 {
+		for i := range 8 {
 			orient := i%2 == 1
 			ref := full
 			if orient {
