@@ -2,6 +2,7 @@ package turbo_test
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"math/rand/v2"
 	"os"
@@ -333,4 +334,52 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %v at scale %v", img.Rect, scale)
 		}
 	})
+}
+
+// TestOrientScaled: every EXIF orientation at scale 1/2, whole and cropped:
+// the oriented decode is the reference orientation of the stored one, and
+// a crop has the pixels of the whole at the same coordinates.
+func TestOrientScaled(t *testing.T) {
+	d := need(t)
+	r := rand.New(rand.NewPCG(16, 8))
+	for o := 1; o <= 8; o++ {
+		name := fmt.Sprintf("exif_%d.jpg", o)
+		data := read(t, name)
+		cfg, _ := d.Config(name, data)
+		half := image.Pt(cfg.Width/2, cfg.Height/2)
+		stored, _, err := d.Decode(nil, name, data, imagecodec.Request{Min: half})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ohalf := half
+		if o >= 5 {
+			ohalf = image.Pt(half.Y, half.X)
+		}
+		whole, scale, err := d.Decode(nil, name, data, imagecodec.Request{Min: ohalf, Orient: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if scale != 0.5 {
+			t.Fatalf("%s: scale %v", name, scale)
+		}
+		if diff := codectest.Compare(t, whole, codectest.Orient(stored, o)); diff.Max != 0 {
+			t.Fatalf("%s: oriented at 1/2 off the reference by %d levels", name, diff.Max)
+		}
+		for range 10 {
+			crop := randomCrop(r, cfg.Bounds(true))
+			if crop.Dx() < 2 || crop.Dy() < 2 {
+				continue
+			}
+			got, scale, err := d.Decode(nil, name, data, imagecodec.Request{Crop: crop, Min: image.Pt(crop.Dx()/2, crop.Dy()/2), Orient: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scale != 0.5 || !got.Rect.In(whole.Rect) {
+				t.Fatalf("%s: crop %v: %v at scale %v, outside %v", name, crop, got.Rect, scale, whole.Rect)
+			}
+			if diff := codectest.Compare(t, codectest.Crop(got, got.Rect), codectest.Crop(whole, got.Rect)); diff.Max != 0 {
+				t.Fatalf("%s: crop %v oriented at 1/2 (%v) off the whole by %d levels", name, crop, got.Rect, diff.Max)
+			}
+		}
+	}
 }
