@@ -37,7 +37,7 @@ func available() error {
 // the request stays on the goroutine's stack: the call allocates nothing.
 func decodeJPEG(data []byte, p plan, out []byte, stride int) (code int, msg string) {
 	r := &C.ojt_req{
-		denom: C.int(p.denom), width: C.int(p.size.X), height: C.int(p.size.Y),
+		num: C.int(p.num), width: C.int(p.size.X), height: C.int(p.size.Y),
 		x0: C.int(p.rect.Min.X), y0: C.int(p.rect.Min.Y), x1: C.int(p.rect.Max.X), y1: C.int(p.rect.Max.Y),
 		stride: C.int(stride),
 	}

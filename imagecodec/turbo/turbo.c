@@ -171,13 +171,13 @@ int ojt_decode(ojt_req *r, const unsigned char *data, unsigned long size, unsign
 	lib.read_header(&cinfo, TRUE);
 	int is_cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
 	cinfo.out_color_space = is_cmyk ? JCS_CMYK : JCS_RGB;
-	cinfo.scale_num = 1;
-	cinfo.scale_denom = r->denom;
+	cinfo.scale_num = r->num;
+	cinfo.scale_denom = 8;
 	lib.start(&cinfo);
 	if ((int)cinfo.output_width != r->width || (int)cinfo.output_height != r->height ||
 	    r->x0 < 0 || r->x1 > r->width || r->x0 >= r->x1 || r->y0 < 0 || r->y1 > r->height || r->y0 >= r->y1) {
-		snprintf(r->msg, sizeof r->msg, "libjpeg-turbo decodes %ux%u pixels at scale 1/%d, the header said %dx%d",
-		         cinfo.output_width, cinfo.output_height, r->denom, r->width, r->height);
+		snprintf(r->msg, sizeof r->msg, "libjpeg-turbo decodes %ux%u pixels at scale %d/8, the header said %dx%d",
+		         cinfo.output_width, cinfo.output_height, r->num, r->width, r->height);
 		lib.destroy(&cinfo);
 		return OJT_ERR_SIZE;
 	}
@@ -188,7 +188,7 @@ int ojt_decode(ojt_req *r, const unsigned char *data, unsigned long size, unsign
 	// chroma is subsampled 4 times horizontally (4:1:0) and the image is
 	// scaled: such images are decoded at full width (the tests compare every
 	// crop with the full decode).
-	if (cinfo.max_h_samp_factor > 2 && r->denom > 1) {
+	if (cinfo.max_h_samp_factor > 2 && r->num < 8) {
 		xoff = 0;
 		width = cinfo.output_width;
 	}

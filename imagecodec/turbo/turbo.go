@@ -49,33 +49,42 @@ func (d *decoder) Config(name string, data []byte) (imagecodec.Config, error) {
 	return imagecodec.ReadConfig(name, data)
 }
 
-// plan is the decode of a crop at a scale: the image scaled by 1/denom is
+// plan is the decode of a crop at a scale: the image scaled by num/8 is
 // size, and rect is the part of it decoded, both as stored (not oriented).
 type plan struct {
-	denom int
-	size  image.Point
-	rect  image.Rectangle
+	num  int
+	size image.Point
+	rect image.Rectangle
 }
+
+// scales are the numerators n of the scales n/8 the decoder uses, smallest
+// first: 1/8, 1/4, 3/8, 1/2. libjpeg-turbo also scales by 5/8, 6/8 and 7/8,
+// but with inverse DCTs that have no SIMD code: BenchmarkScales measured
+// them at a third to a half of the speed of the full-size decode, so a crop
+// that cannot be decoded at 1/2 is decoded at full size.
+var scales = []int{1, 2, 3, 4}
 
 // newPlan returns the plan of the crop stored (in the stored image of
 // size full) for a caller who will resize it to at least min (oriented as
-// stored): the largest reduction 1/denom, denom 1, 2, 4 or 8, that keeps
-// the crop at least min in both dimensions, and the crop's rectangle in the
-// scaled image, rounded outward. A zero min asks for full size.
+// stored): the largest reduction n/8 of scales that keeps the crop at
+// least min in both dimensions, and the crop's rectangle in the scaled
+// image, rounded outward as libjpeg-turbo rounds the image's size. A zero
+// min asks for full size.
 func newPlan(full image.Point, stored image.Rectangle, min image.Point) plan {
-	p := plan{denom: 1}
+	p := plan{num: 8}
 	if min != (image.Point{}) {
-		for _, d := range []int{8, 4, 2} {
-			if stored.Dx() >= d*min.X && stored.Dy() >= d*min.Y {
-				p.denom = d
+		for _, n := range scales {
+			if stored.Dx()*n >= 8*min.X && stored.Dy()*n >= 8*min.Y {
+				p.num = n
 				break
 			}
 		}
 	}
-	d := p.denom
-	up := func(v int) int { return (v + d - 1) / d }
+	n := p.num
+	down := func(v int) int { return v * n / 8 }
+	up := func(v int) int { return (v*n + 7) / 8 }
 	p.size = image.Pt(up(full.X), up(full.Y))
-	p.rect = image.Rect(stored.Min.X/d, stored.Min.Y/d, up(stored.Max.X), up(stored.Max.Y))
+	p.rect = image.Rect(down(stored.Min.X), down(stored.Min.Y), up(stored.Max.X), up(stored.Max.Y))
 	return p
 }
 
@@ -83,8 +92,9 @@ func newPlan(full image.Point, stored image.Rectangle, min image.Point) plan {
 var scratch = sync.Pool{New: func() any { return new(imagecodec.RGB) }}
 
 // Decode implements [imagecodec.Decoder]. A JPEG is decoded by libjpeg-turbo
-// at the largest reduction 1/2, 1/4 or 1/8 of its DCT scaling that keeps the
-// crop at least req.Min (scale 1, 0.5, 0.25 or 0.125), over the crop's rows
+// at the largest reduction 1/2, 3/8, 1/4 or 1/8 of its DCT scaling that
+// keeps the crop at least req.Min (scale 0.5, 0.375, 0.25 or 0.125; 1 when
+// none does), over the crop's rows
 // and columns only (jpeg_skip_scanlines and jpeg_crop_scanline), straight
 // into dst's memory; other formats go to the pure-Go decoder. A decode
 // allocates nothing in Go when dst has room and the request does not
@@ -127,7 +137,7 @@ func (d *decoder) Decode(dst *imagecodec.RGB, name string, data []byte, req imag
 	if o != 1 {
 		dst = o.Apply(imagecodec.Reuse(dst, out), tmp)
 	}
-	return dst, 1 / float64(p.denom), nil
+	return dst, float64(p.num) / 8, nil
 }
 
 // The error codes of turbo.h.

@@ -19,8 +19,8 @@ enum {
 
 // A request of ojt_decode. It holds no pointer, so that Go may pass its own.
 typedef struct {
-	int denom;          // in: the scale 1/denom, denom 1, 2, 4 or 8
-	int width, height;  // in: the size of the image scaled by 1/denom
+	int num;            // in: the scale num/8, num 1 to 8
+	int width, height;  // in: the size of the image scaled by num/8
 	int x0, y0, x1, y1; // in: the crop, in the scaled image
 	int stride;         // in: the bytes between two rows of out
 	int warnings;       // out: warnings libjpeg-turbo went past (corrupt data)
@@ -31,7 +31,7 @@ typedef struct {
 // msg (n bytes).
 int ojt_load(char *msg, int n);
 
-// ojt_decode decodes the crop of r, scaled by 1/r->denom, into out: r->y1 -
+// ojt_decode decodes the crop of r, scaled by r->num/8, into out: r->y1 -
 // r->y0 rows of r->x1 - r->x0 RGB pixels, r->stride bytes apart. It returns
 // OJT_OK or an error code with r->msg set.
 int ojt_decode(ojt_req *r, const unsigned char *data, unsigned long size, unsigned char *out);

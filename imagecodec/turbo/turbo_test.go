@@ -383,3 +383,38 @@ func TestOrientScaled(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryScale: at every scale n/8 the decoder uses, a crop has the pixels
+// of the whole image decoded at that scale, at the same coordinates.
+func TestEveryScale(t *testing.T) {
+	d := need(t)
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, name := range jpegs {
+		data := read(t, name)
+		cfg, _ := d.Config(name, data)
+		for n := 1; n <= 8; n++ {
+			min := image.Pt((cfg.Width*n+7)/8, (cfg.Height*n+7)/8)
+			whole, scale, err := d.Decode(nil, name, data, imagecodec.Request{Min: min})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 10 {
+				crop := randomCrop(r, cfg.Bounds(false))
+				m := image.Pt(crop.Dx()*n/8, crop.Dy()*n/8)
+				if m.X == 0 || m.Y == 0 {
+					continue
+				}
+				got, s, err := d.Decode(nil, name, data, imagecodec.Request{Crop: crop, Min: m})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s != scale {
+					continue
+				}
+				if diff := codectest.Compare(t, codectest.Crop(got, got.Rect), codectest.Crop(whole, got.Rect)); diff.Max != 0 {
+					t.Errorf("%s n=%d scale %v crop %v -> %v: off by %d", name, n, s, crop, got.Rect, diff.Max)
+				}
+			}
+		}
+	}
+}
