@@ -72,8 +72,8 @@ func yccToRGB(dst *RGB, src *image.YCbCr, r image.Rectangle, vp8 bool) {
 	c0, c1 := max(r.Min.X/hf-1, 0), min((r.Max.X-1)/hf+2, dw)
 	// the chroma samples of the row after the vertical pass, and the row's
 	// pixels' chroma
-	colCb := make([]int32, dw)
-	colCr := make([]int32, dw)
+	colCb := make([]int32, dw+2) // sample c at c+1, the edges copied around
+	colCr := make([]int32, dw+2)
 	upCb := make([]int32, w)
 	upCr := make([]int32, w)
 	for j := range r.Dy() {
@@ -92,15 +92,17 @@ func yccToRGB(dst *RGB, src *image.YCbCr, r image.Rectangle, vp8 bool) {
 			o = min(max(o, 0), dh-1)
 			far := cbase + o*src.CStride
 			for c := c0; c < c1; c++ {
-				colCb[c] = 3*int32(src.Cb[near+c]) + int32(src.Cb[far+c])
-				colCr[c] = 3*int32(src.Cr[near+c]) + int32(src.Cr[far+c])
+				colCb[c+1] = 3*int32(src.Cb[near+c]) + int32(src.Cb[far+c])
+				colCr[c+1] = 3*int32(src.Cr[near+c]) + int32(src.Cr[far+c])
 			}
 		} else {
 			for c := c0; c < c1; c++ {
-				colCb[c] = int32(src.Cb[near+c])
-				colCr[c] = int32(src.Cr[near+c])
+				colCb[c+1] = int32(src.Cb[near+c])
+				colCr[c+1] = int32(src.Cr[near+c])
 			}
 		}
+		colCb[0], colCr[0] = colCb[1], colCr[1]
+		colCb[dw+1], colCr[dw+1] = colCb[dw], colCr[dw]
 		upsample(upCb, colCb, r.Min.X, hf, dw, fancyH, fancyV, vbias)
 		upsample(upCr, colCr, r.Min.X, hf, dw, fancyH, fancyV, vbias)
 		yrow := src.Y[ybase+y*src.YStride+r.Min.X:][:w]
@@ -126,34 +128,42 @@ func yccToRGB(dst *RGB, src *image.YCbCr, r image.Rectangle, vp8 bool) {
 }
 
 // upsample writes into up the chroma of the len(up) pixels from column x0
-// of a row, from col, the row's chroma samples after the vertical pass
-// (sums of 3/4 and 1/4 of two rows, times 4, when fancyV), dw of them, one
-// for every hf pixels.
+// of a row. col holds the row's chroma samples after the vertical pass (sums
+// of 3/4 and 1/4 of two rows, times 4, when fancyV), dw of them, one for
+// every hf pixels, at col[1:dw+1], with col[0] and col[dw+1] copies of the
+// edge samples.
 func upsample(up, col []int32, x0, hf, dw int, fancyH, fancyV bool, vbias int32) {
 	switch {
 	case fancyH:
-		// 3/4 of the nearer column and 1/4 of the next nearer, the edges
-		// replicated; with the vertical pass, 9/16, 3/16, 3/16, 1/16.
+		// Pixels 2c and 2c+1 take 3/4 of sample c and 1/4 of sample c-1
+		// and c+1; with the vertical pass, 9/16, 3/16, 3/16, 1/16.
 		shift, even, odd := uint(2), int32(1), int32(2)
 		if fancyV {
 			shift, even, odd = 4, 8, 7
 		}
-		for i := range up {
-			x := x0 + i
-			c := x >> 1
-			if x&1 == 0 {
-				up[i] = (3*col[c] + col[max(c-1, 0)] + even) >> shift
-			} else {
-				up[i] = (3*col[c] + col[min(c+1, dw-1)] + odd) >> shift
-			}
+		i, x := 0, x0
+		if x&1 == 1 && len(up) > 0 {
+			c := x>>1 + 1
+			up[0] = (3*col[c] + col[c+1] + odd) >> shift
+			i, x = 1, x+1
 		}
-	case fancyV: // 4:4:0: one chroma column a pixel
+		for ; i+1 < len(up); i, x = i+2, x+2 {
+			c := x>>1 + 1
+			a := 3 * col[c]
+			up[i] = (a + col[c-1] + even) >> shift
+			up[i+1] = (a + col[c+1] + odd) >> shift
+		}
+		if i < len(up) {
+			c := x>>1 + 1
+			up[i] = (3*col[c] + col[c-1] + even) >> shift
+		}
+	case fancyV: // 4:4:0: one chroma sample a pixel
 		for i := range up {
-			up[i] = (col[x0+i] + vbias) >> 2
+			up[i] = (col[x0+i+1] + vbias) >> 2
 		}
 	default:
 		for i := range up {
-			up[i] = col[(x0+i)/hf]
+			up[i] = col[(x0+i)/hf+1]
 		}
 	}
 }
