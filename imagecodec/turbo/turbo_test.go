@@ -172,13 +172,11 @@ var scaleTolerance = map[int]struct{ psnr, mean float64 }{
 	2: {42, 1}, 4: {38, 1.6}, 8: {35, 2.5},
 }
 
-// TestScale: a decode with a Min that allows a reduction comes at the
-// largest one that keeps the crop at least Min, with the pixels of the
-// scaled full decode's crop (exactly), close to the box-filtered full
-// decode (scaleTolerance).
+// TestScale: a decode of the whole image with a Min that allows a reduction
+// comes at the largest one that keeps it at least Min, close to the
+// box-filtered full decode (scaleTolerance).
 func TestScale(t *testing.T) {
 	d := need(t)
-	r := rand.New(rand.NewPCG(16, 3))
 	for _, name := range jpegs {
 		data := read(t, name)
 		cfg, _ := d.Config(name, data)
@@ -205,30 +203,6 @@ func TestScale(t *testing.T) {
 			t.Logf("%s at 1/%d against the box filter: max %d, mean %.2f, PSNR %.1f dB", name, denom, diff.Max, diff.Mean, diff.PSNR)
 			if diff.PSNR < tol.psnr || diff.Mean > tol.mean {
 				t.Errorf("%s at 1/%d: PSNR %.1f dB, mean %.2f against the box filter, want >= %v, <= %v", name, denom, diff.PSNR, diff.Mean, tol.psnr, tol.mean)
-			}
-			// A crop at that scale is the crop of the scaled decode.
-			for range 5 {
-				crop := randomCrop(r, image.Rect(0, 0, cfg.Width, cfg.Height))
-				if crop.Dx() < denom || crop.Dy() < denom {
-					continue
-				}
-				m := image.Pt(crop.Dx()/denom, crop.Dy()/denom)
-				got, scale, err := d.Decode(nil, name, data, imagecodec.Request{Crop: crop, Min: m})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if scale > 1/float64(denom) {
-					t.Fatalf("%s: crop %v Min %v: scale %v, want at most 1/%d", name, crop, m, scale, denom)
-				}
-				if got.Rect.Dx() < m.X || got.Rect.Dy() < m.Y {
-					t.Fatalf("%s: crop %v Min %v: got %v, smaller than Min", name, crop, m, got.Rect)
-				}
-				if scale != 1/float64(denom) {
-					continue
-				}
-				if diff := codectest.Compare(t, codectest.Crop(got, got.Rect), codectest.Crop(whole, got.Rect)); diff.Max != 0 {
-					t.Fatalf("%s: crop %v at 1/%d (%v) off the scaled decode by %d levels", name, crop, denom, got.Rect, diff.Max)
-				}
 			}
 		}
 	}
@@ -268,21 +242,26 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-func TestNewWithoutTurbo(t *testing.T) {
-	if err := turbo.Available(); err != nil {
-		if _, ok := turbo.New(imagecodec.Options{}).(interface{ Unavailable() }); ok {
-			t.Fatal("unreachable")
+// TestNew: New's decoder reads what the pure-Go decoder refuses when
+// libjpeg-turbo is there, and is the pure-Go decoder when it is not (as
+// make test checks once more with CGO_ENABLED=0).
+func TestNew(t *testing.T) {
+	data := read(t, "cj_arithmetic.jpg")
+	_, _, err := turbo.New(imagecodec.Options{}).Decode(nil, "a.jpg", data, imagecodec.Request{})
+	if avail := turbo.Available(); avail != nil {
+		if !strings.HasPrefix(avail.Error(), "turbo: libjpeg-turbo unavailable: ") {
+			t.Errorf("Available() = %v", avail)
 		}
-		t.Logf("without libjpeg-turbo (%v): New gives the pure-Go decoder", err)
+		if !errors.Is(err, imagecodec.ErrUnsupported) || !strings.Contains(err.Error(), "pure-Go decoder") {
+			t.Errorf("without libjpeg-turbo (%v), an arithmetic-coded JPEG: %v, want the pure-Go decoder's refusal", avail, err)
+		}
 		return
 	}
-	// With it, New's decoder reads what the pure-Go one refuses.
-	data := read(t, "cj_arithmetic.jpg")
-	if _, _, err := imagecodec.New(imagecodec.Options{}).Decode(nil, "a", data, imagecodec.Request{}); !errors.Is(err, imagecodec.ErrUnsupported) {
-		t.Fatalf("pure Go: %v", err)
-	}
-	if _, _, err := turbo.New(imagecodec.Options{}).Decode(nil, "a", data, imagecodec.Request{}); err != nil {
+	if err != nil {
 		t.Fatal(err)
+	}
+	if _, _, err := imagecodec.New(imagecodec.Options{}).Decode(nil, "a.jpg", data, imagecodec.Request{}); !errors.Is(err, imagecodec.ErrUnsupported) {
+		t.Fatalf("pure Go: %v", err)
 	}
 }
 
@@ -384,8 +363,9 @@ func TestOrientScaled(t *testing.T) {
 	}
 }
 
-// TestEveryScale: at every scale n/8 the decoder uses, a crop has the pixels
-// of the whole image decoded at that scale, at the same coordinates.
+// TestEveryScale: at every scale n/8 the decoder uses, a crop comes at least
+// as large as its Min, with the pixels of the whole image decoded at that
+// scale, at the same coordinates.
 func TestEveryScale(t *testing.T) {
 	d := need(t)
 	r := rand.New(rand.NewPCG(1, 1))
@@ -407,6 +387,9 @@ func TestEveryScale(t *testing.T) {
 				got, s, err := d.Decode(nil, name, data, imagecodec.Request{Crop: crop, Min: m})
 				if err != nil {
 					t.Fatal(err)
+				}
+				if got.Rect.Dx() < m.X || got.Rect.Dy() < m.Y {
+					t.Fatalf("%s: crop %v Min %v: %v at scale %v, smaller than Min", name, crop, m, got.Rect, s)
 				}
 				if s != scale {
 					continue
