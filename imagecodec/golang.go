@@ -26,9 +26,9 @@ import (
 // image/jpeg fails on them) with an error wrapping [ErrUnsupported] that
 // says so; imagecodec/turbo's New reads them with libjpeg-turbo.
 //
-// Every allocation of a decode is image/jpeg's (or image/png's...) own full
-// image, plus a scratch image when the request orients; the result is
-// written in dst when it has room.
+// A decode allocates the standard decoder's whole image (image/jpeg's,
+// image/png's...), the conversion's row buffers, and a scratch image when
+// the request orients; the result is written in dst when it has room.
 func New(opts Options) Decoder { return &goDecoder{opts: opts} }
 
 type goDecoder struct{ opts Options }
