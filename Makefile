@@ -69,10 +69,13 @@ lint: vet fmtcheck
 	@for m in $(MODULES); do (cd $$m && $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...) || exit 1; done
 
 # The Go benchmarks of every hot path, each beside its limit and the C
-# reference in the same run, then the issues' speed targets.
+# reference in the same run, then the issues' speed targets, then Arrow and
+# Parquet (bench-columnar) and image decoding (bench-images: both decoders
+# beside Pillow).
 bench: $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 	$(MAKE) bench-columnar
+	$(MAKE) bench-images
 
 # Issue 18's targets (columnar): the Arrow IPC epoch beside .npy, and the
 # Parquet epochs (local order, full shuffle, .npy) over a 1 GiB table that is
