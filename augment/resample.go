@@ -1,0 +1,197 @@
+package augment
+
+import (
+	"image"
+	"math"
+)
+
+// A view is 8-bit RGB pixels, 3 bytes a pixel, rows stride bytes apart, with
+// its top-left pixel at pix[0].
+type view struct {
+	pix    []uint8
+	stride int
+	w, h   int
+}
+
+// A rowSink receives the rows of a resampled window in order: y counts from 0
+// at the window's top, px holds the window's width of RGB pixels and is valid
+// only during the call.
+type rowSink interface {
+	row(y int, px []uint8)
+}
+
+// A resampling maps the box of a source region onto an output of out pixels,
+// of which the window win is computed.
+type resampling struct {
+	filter Filter
+	// region is the part of the source that taps may read, in the source's
+	// pixel coordinates: a cropped image, as Pillow sees it after crop().
+	region image.Rectangle
+	// box is the part of region that the output covers, in region's
+	// coordinates (0, 0 is region.Min): x0, y0, x1, y1.
+	box [4]float64
+	out image.Point
+	win image.Rectangle
+}
+
+// A resampler resamples separably, horizontal pass first, with Pillow's
+// fixed-point arithmetic and 8-bit rounding between the passes
+// (ImagingResampleInner), so that a Pillow filter gives Pillow's pixels. It
+// keeps its buffers from one image to the next.
+type resampler struct {
+	h, v axis
+	tmp  []uint8 // the horizontal pass's rows
+	acc  []int32 // the vertical pass's sums for one row
+	line []uint8 // one output row
+}
+
+// prepare computes the weights of rs.
+func (r *resampler) prepare(rs *resampling) {
+	reg := rs.region
+	ax := func(a *axis, in int, b0, b1 float64, out, o0, o1, off int) {
+		scale := (b1 - b0) / float64(out)
+		switch f := rs.filter; {
+		case f == Nearest:
+			a.nearest(in, b0, scale, o0, o1, off, true)
+		case f == CVNearest:
+			a.nearest(in, b0, scale, o0, o1, off, false)
+		case f == CVArea && scale < 1:
+			a.compute(kernelOf(CVBilinear), in, b0, b1, out, o0, o1, off)
+		default:
+			a.compute(kernelOf(f), in, b0, b1, out, o0, o1, off)
+		}
+	}
+	ax(&r.h, reg.Dx(), rs.box[0], rs.box[2], rs.out.X, rs.win.Min.X, rs.win.Max.X, reg.Min.X)
+	ax(&r.v, reg.Dy(), rs.box[1], rs.box[3], rs.out.Y, rs.win.Min.Y, rs.win.Max.Y, reg.Min.Y)
+}
+
+// nearest fills a with one tap per output. Pillow's NEAREST (pil) reads the
+// sample under the output sample's centre, floor(in0 + (x+0.5)*scale),
+// accumulating the position as Pillow's affine transform does; OpenCV's
+// INTER_NEAREST reads floor(in0 + x*scale). Positions are clipped to the
+// source.
+func (a *axis) nearest(inSize int, in0, scale float64, o0, o1, off int, pil bool) {
+	n := o1 - o0
+	a.ksize = 1
+	a.start = growInt32(a.start, n)
+	a.n = growInt32(a.n, n)
+	a.k = growInt32(a.k, n)
+	a.shift = true
+	pos := in0 // OpenCV's
+	if pil {
+		pos = in0 + scale*0.5
+	}
+	for x := range o1 {
+		var s int
+		if pil {
+			s = int(math.Floor(pos))
+			pos += scale
+		} else {
+			s = int(math.Floor(in0 + float64(x)*scale))
+		}
+		if x < o0 {
+			continue
+		}
+		s = max(0, min(s, inSize-1))
+		i := x - o0
+		a.start[i] = int32(s + off)
+		a.n[i] = 1
+		a.k[i] = 1 << precisionBits
+		if a.start[i] != a.start[0]+int32(i) {
+			a.shift = false
+		}
+	}
+}
+
+// run resamples src, which prepare's region refers to, and hands the window's
+// rows to sink.
+func (r *resampler) run(src view, sink rowSink) {
+	h, v := &r.h, &r.v
+	outW := len(h.start)
+	rowLen := 3 * outW
+	y0, y1 := v.span()
+	// The source rows the vertical pass reads, after the horizontal pass.
+	var rows []uint8
+	rowStride := rowLen
+	if h.shift {
+		// A copy: read the source rows in place.
+		x0 := 3 * int(h.start[0])
+		rows = src.pix[y0*src.stride+x0:]
+		rowStride = src.stride
+	} else {
+		r.tmp = growUint8(r.tmp, (y1-y0)*rowLen)
+		for y := y0; y < y1; y++ {
+			hpass(r.tmp[(y-y0)*rowLen:][:rowLen], src.pix[y*src.stride:][:3*src.w], h)
+		}
+		rows = r.tmp
+	}
+	r.line = growUint8(r.line, rowLen)
+	r.acc = growInt32(r.acc, rowLen)
+	for j := range v.start {
+		ys, n := int(v.start[j])-y0, int(v.n[j])
+		if n == 1 && v.k[j*v.ksize] == 1<<precisionBits {
+			sink.row(j, rows[ys*rowStride:][:rowLen])
+			continue
+		}
+		vpass(r.line, r.acc, rows, rowStride, ys, v.k[j*v.ksize:][:n])
+		sink.row(j, r.line)
+	}
+}
+
+// hpass resamples one row of RGB pixels src into dst along h.
+func hpass(dst, src []uint8, h *axis) {
+	ks := h.ksize
+	for i, s := range h.start {
+		n := int(h.n[i])
+		k := h.k[i*ks:][:n]
+		p := src[3*int(s):][:3*n]
+		r, g, b := int32(1<<(precisionBits-1)), int32(1<<(precisionBits-1)), int32(1<<(precisionBits-1))
+		for t, w := range k {
+			q := p[3*t:][:3]
+			r += int32(q[0]) * w
+			g += int32(q[1]) * w
+			b += int32(q[2]) * w
+		}
+		d := dst[3*i:][:3]
+		d[0], d[1], d[2] = clip8(r), clip8(g), clip8(b)
+	}
+}
+
+// vpass computes one output row: the rows ys, ys+1, ... of rows (stride
+// apart) weighed by k, into line, with acc as scratch.
+func vpass(line []uint8, acc []int32, rows []uint8, stride, ys int, k []int32) {
+	acc = acc[:len(line)]
+	for i := range acc {
+		acc[i] = 1 << (precisionBits - 1)
+	}
+	for t, w := range k {
+		row := rows[(ys+t)*stride:][:len(acc)]
+		for i, p := range row {
+			acc[i] += int32(p) * w
+		}
+	}
+	line = line[:len(acc)]
+	for i, s := range acc {
+		line[i] = clip8(s)
+	}
+}
+
+// clip8 returns the 8-bit value of a fixed-point sum, clamped to [0, 255].
+func clip8(s int32) uint8 {
+	v := s >> precisionBits
+	if uint32(v) > 255 {
+		if v < 0 {
+			return 0
+		}
+		return 255
+	}
+	return uint8(v)
+}
+
+// growUint8 returns s with length n, reusing its memory when it can.
+func growUint8(s []uint8, n int) []uint8 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]uint8, n, n+n/4)
+}
