@@ -130,3 +130,131 @@ func growInt32(s []int32, n int) []int32 {
 	}
 	return make([]int32, n, n+n/4)
 }
+
+// setTaps sets output i's taps to the samples from s (offset off excluded)
+// with the weights ws, summing to 1, in fixed point.
+func (a *axis) setTaps(i, s, off int, ws ...float64) {
+	k := a.k[i*a.ksize : (i+1)*a.ksize]
+	clear(k)
+	for t, w := range ws {
+		k[t] = int32(math.Round(w * (1 << precisionBits)))
+	}
+	a.start[i] = int32(s + off)
+	a.n[i] = int32(len(ws))
+	if len(ws) != 1 || k[0] != 1<<precisionBits || a.start[i] != a.start[0]+int32(i) {
+		a.shift = false
+	}
+}
+
+// reset sizes a for n outputs of at most ksize taps.
+func (a *axis) reset(n, ksize int) {
+	a.ksize = ksize
+	a.start = growInt32(a.start, n)
+	a.n = growInt32(a.n, n)
+	a.k = growInt32(a.k, n*ksize)
+	a.shift = true
+}
+
+// areaDown fills a with OpenCV's INTER_AREA weights for shrinking (scale =
+// in/out >= 1, computeResizeAreaTab): output x averages the source over
+// [in0 + x*scale, in0 + (x+1)*scale), each sample weighed by how much of it
+// the interval covers.
+func (a *axis) areaDown(inSize int, in0, scale float64, o0, o1, off int) {
+	a.reset(o1-o0, int(math.Ceil(scale))+2)
+	if cap(a.ws) < a.ksize {
+		a.ws = make([]float64, a.ksize)
+	}
+	for i := range o1 - o0 {
+		f1 := in0 + float64(o0+i)*scale
+		f2 := f1 + scale
+		cell := min(scale, float64(inSize)-f1)
+		s1, s2 := int(math.Ceil(f1)), int(math.Floor(f2))
+		s2 = min(s2, inSize-1)
+		s1 = min(s1, s2)
+		w := a.ws[:0]
+		first := s1
+		if float64(s1)-f1 > 1e-3 {
+			first = s1 - 1
+			w = append(w, (float64(s1)-f1)/cell)
+		}
+		for range s2 - s1 {
+			w = append(w, 1/cell)
+		}
+		if f2-float64(s2) > 1e-3 {
+			w = append(w, min(f2-float64(s2), 1, cell)/cell)
+		}
+		a.setTaps(i, first, off, w...)
+	}
+}
+
+// areaUp fills a with the two-tap weights OpenCV's INTER_AREA uses when an
+// image is not shrunk along both axes: output x reads samples
+// sx = floor(in0 + x*scale) and sx+1 with the fraction
+// (x+1) - (sx+1)/scale, which is 0 unless the output pixel straddles two
+// source pixels.
+func (a *axis) areaUp(inSize int, in0, scale float64, o0, o1, off int) {
+	a.reset(o1-o0, 2)
+	inv := 1 / scale
+	for i := range o1 - o0 {
+		x := o0 + i
+		pos := in0 + float64(x)*scale
+		sx := int(math.Floor(pos))
+		fx := float64(float32(float64(x+1) - (float64(sx)-in0+1)*inv))
+		if fx <= 0 {
+			fx = 0
+		} else {
+			fx -= math.Floor(fx)
+		}
+		switch {
+		case sx < 0:
+			a.setTaps(i, 0, off, 1)
+		case sx >= inSize-1:
+			a.setTaps(i, inSize-1, off, 1)
+		case fx == 0:
+			a.setTaps(i, sx, off, 1)
+		default:
+			a.setTaps(i, sx, off, 1-fx, fx)
+		}
+	}
+}
+
+// cvTaps fills a with OpenCV's cv::resize weights for a kernel of radius
+// ks/2 that is not widened (INTER_LINEAR, INTER_CUBIC, INTER_LANCZOS4):
+// output x reads the ks samples around fx = in0 + (x+0.5)*scale - 0.5 (in
+// float32, as OpenCV computes it), weighed by the kernel at their distance
+// from fx and normalized to sum 1; samples past the source's ends repeat the
+// edge sample (OpenCV's BORDER_REPLICATE), where Pillow would drop them.
+func (a *axis) cvTaps(kern kernel, inSize int, in0, scale float64, o0, o1, off int) {
+	ks := int(kern.support) * 2
+	a.reset(o1-o0, ks)
+	if cap(a.ws) < ks {
+		a.ws = make([]float64, ks)
+	}
+	for i := range o1 - o0 {
+		fx := float64(float32(in0 + (float64(o0+i)+0.5)*scale - 0.5))
+		sx := int(math.Floor(fx))
+		d := fx - float64(sx)
+		first := sx - ks/2 + 1
+		// The taps, clamped to the source: the weights of clamped taps
+		// pile onto the edge sample.
+		lo := max(first, 0)
+		hi := min(first+ks, inSize) // one past the last sample read
+		if lo >= hi {                // the whole window is past one end
+			lo = max(0, min(first, inSize-1))
+			hi = lo + 1
+		}
+		ws := a.ws[:hi-lo]
+		clear(ws)
+		sum := 0.0
+		for k := range ks {
+			w := kern.fn(d - float64(k-ks/2+1))
+			sum += w
+			j := max(lo, min(first+k, hi-1))
+			ws[j-lo] += w
+		}
+		for j := range ws {
+			ws[j] /= sum
+		}
+		a.setTaps(i, lo, off, ws...)
+	}
+}

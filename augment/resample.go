@@ -43,20 +43,35 @@ type resampler struct {
 	tmp  []uint8 // the horizontal pass's rows
 	acc  []int32 // the vertical pass's sums for one row
 	line []uint8 // one output row
+	// wide keeps the horizontal pass's results unrounded and unclipped, as
+	// OpenCV does (Pillow rounds them to 8 bits): for OpenCV's kernels with
+	// negative lobes, whose overshoot between the passes would otherwise be
+	// clipped.
+	wide bool
+	tmpW []int32
+	accW []int64
 }
 
 // prepare computes the weights of rs.
 func (r *resampler) prepare(rs *resampling) {
 	reg := rs.region
+	r.wide = rs.filter == CVBicubic || rs.filter == CVLanczos4
+	// OpenCV averages areas only when both axes shrink.
+	shrink := rs.box[2]-rs.box[0] >= float64(rs.out.X) && rs.box[3]-rs.box[1] >= float64(rs.out.Y)
 	ax := func(a *axis, in int, b0, b1 float64, out, o0, o1, off int) {
 		scale := (b1 - b0) / float64(out)
 		switch f := rs.filter; {
 		case f == Nearest:
 			a.nearest(in, b0, scale, o0, o1, off, true)
 		case f == CVNearest:
-			a.nearest(in, b0, scale, o0, o1, off, false)
-		case f == CVArea && scale < 1:
-			a.compute(kernelOf(CVBilinear), in, b0, b1, out, o0, o1, off)
+			// OpenCV's scale is the inverse of out/in, which rounds differently.
+			a.nearest(in, b0, 1/(float64(out)/(b1-b0)), o0, o1, off, false)
+		case f == CVArea && shrink:
+			a.areaDown(in, b0, scale, o0, o1, off)
+		case f == CVArea:
+			a.areaUp(in, b0, 1/(float64(out)/(b1-b0)), o0, o1, off)
+		case f == CVBilinear || f == CVBicubic || f == CVLanczos4:
+			a.cvTaps(kernelOf(f), in, b0, 1/(float64(out)/(b1-b0)), o0, o1, off)
 		default:
 			a.compute(kernelOf(f), in, b0, b1, out, o0, o1, off)
 		}
@@ -126,6 +141,10 @@ func (r *resampler) run(src view, sink rowSink) {
 		rows = r.tmp
 	}
 	r.line = growUint8(r.line, rowLen)
+	if r.wide && !h.shift {
+		r.runWide(src, sink, y0, y1)
+		return
+	}
 	r.acc = growInt32(r.acc, rowLen)
 	for j := range v.start {
 		ys, n := int(v.start[j])-y0, int(v.n[j])
@@ -135,6 +154,61 @@ func (r *resampler) run(src view, sink rowSink) {
 		}
 		vpass(r.line, r.acc, rows, rowStride, ys, v.k[j*v.ksize:][:n])
 		sink.row(j, r.line)
+	}
+}
+
+// wideBits is the fractional precision of the wide passes' intermediate
+// values.
+const wideBits = 11
+
+// runWide is run's passes without rounding or clipping in between.
+func (r *resampler) runWide(src view, sink rowSink, y0, y1 int) {
+	h, v := &r.h, &r.v
+	rowLen := 3 * len(h.start)
+	r.tmpW = growInt32(r.tmpW, (y1-y0)*rowLen)
+	for y := y0; y < y1; y++ {
+		row := r.tmpW[(y-y0)*rowLen:][:rowLen]
+		hpassWide(row, src.pix[y*src.stride:][:3*src.w], h)
+	}
+	if cap(r.accW) < rowLen {
+		r.accW = make([]int64, rowLen)
+	}
+	acc := r.accW[:rowLen]
+	for j := range v.start {
+		ys, n := int(v.start[j])-y0, int(v.n[j])
+		for i := range acc {
+			acc[i] = 1 << (precisionBits + wideBits - 1)
+		}
+		for t, w := range v.k[j*v.ksize:][:n] {
+			row := r.tmpW[(ys+t)*rowLen:][:rowLen]
+			for i, p := range row {
+				acc[i] += int64(p) * int64(w)
+			}
+		}
+		for i, s := range acc {
+			r.line[i] = uint8(max(0, min(255, s>>(precisionBits+wideBits))))
+		}
+		sink.row(j, r.line)
+	}
+}
+
+// hpassWide is hpass keeping wideBits of fraction, unclipped.
+func hpassWide(dst []int32, src []uint8, h *axis) {
+	ks := h.ksize
+	for i, s := range h.start {
+		n := int(h.n[i])
+		k := h.k[i*ks:][:n]
+		p := src[3*int(s):][:3*n]
+		var r, g, b int32
+		for t, w := range k {
+			q := p[3*t:][:3]
+			r += int32(q[0]) * w
+			g += int32(q[1]) * w
+			b += int32(q[2]) * w
+		}
+		const sh, half = precisionBits - wideBits, 1 << (precisionBits - wideBits - 1)
+		d := dst[3*i:][:3]
+		d[0], d[1], d[2] = (r+half)>>sh, (g+half)>>sh, (b+half)>>sh
 	}
 }
 

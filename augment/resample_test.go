@@ -52,6 +52,40 @@ func TestResizePillow(t *testing.T) {
 	}
 }
 
+// TestResizeOpenCV checks the kernels of MXNet's inter_method against
+// OpenCV's cv2.resize: within 3 levels and a mean of 0.3 (OpenCV weighs in
+// 11-bit fixed point, or in float for INTER_AREA, and rounds once; the
+// resampler weighs in Pillow's 22 bits and rounds after each pass) and exactly
+// for nearest.
+func TestResizeOpenCV(t *testing.T) {
+	var r resampler
+	for _, c := range testCases(t).CV {
+		t.Run(c.Name, func(t *testing.T) {
+			src := loadPNG(t, c.Src)
+			if c.Crop != nil {
+				src = src.sub(image.Rect(c.Crop[0], c.Crop[1], c.Crop[2], c.Crop[3]))
+			}
+			rs := resampling{
+				filter: filterByName(t, c.Filter),
+				region: image.Rect(0, 0, src.w, src.h),
+				box:    [4]float64{0, 0, float64(src.w), float64(src.h)},
+				out:    image.Pt(c.Size[0], c.Size[1]),
+				win:    image.Rect(0, 0, c.Size[0], c.Size[1]),
+			}
+			got := resampleView(&r, src, &rs).pixels()
+			want := expected[uint8](t, c.Name).Data()
+			maxd, mean := levelDiff(got, want)
+			tol := 3
+			if rs.filter == CVNearest {
+				tol = 0
+			}
+			if maxd > tol || mean > 0.3 {
+				t.Errorf("differs from OpenCV by max %d levels (want <= %d), mean %.3f (want <= 0.3)", maxd, tol, mean)
+			}
+		})
+	}
+}
+
 // TestResizeWindow checks that computing a window of an output gives the
 // window of the whole output: what lets a centre crop resample only what it
 // keeps.

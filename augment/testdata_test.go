@@ -52,11 +52,19 @@ type jpegCase struct {
 	Crop   [2]int
 }
 
+type hlsCase struct {
+	Name  string
+	Src   string
+	Delta [3]int
+}
+
 type cases struct {
 	Resize []resizeCase
 	Eval   []evalCase
 	Color  []colorCase
 	JPEG   []jpegCase `json:"jpeg"`
+	CV     []resizeCase
+	HLS    []hlsCase
 }
 
 var loadCases = sync.OnceValues(func() (*cases, error) {

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Makes the expected outputs of package augment's tests with Pillow and
-torchvision (Debian bookworm: python3-pil 9.4, python3-torchvision 0.14).
+"""Makes the expected outputs of package augment's tests with Pillow,
+torchvision and OpenCV (Debian bookworm: python3-pil 9.4,
+python3-torchvision 0.14, python3-opencv 4.6).
 
 Run from this directory with the system Python:
 
@@ -14,6 +15,7 @@ import io
 import json
 import sys
 
+import cv2
 import numpy as np
 import torch
 import torchvision.transforms as T
@@ -22,7 +24,7 @@ from PIL import Image
 
 shared = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/images"
 out = {}
-cases = {"resize": [], "eval": [], "color": [], "jpeg": []}
+cases = {"resize": [], "eval": [], "color": [], "jpeg": [], "cv": [], "hls": []}
 
 # Inputs: a noise image (every rounding and clipping path of the kernels) and a
 # photo, as Pillow decodes chelsea_q95_444.jpg, cropped.
@@ -47,7 +49,7 @@ def add(kind, name, arr, **params):
 for fname, f in filters.items():
     for src, size, box, crop in [
         ("chelsea.png", (57, 43), None, None),     # shrink by 2.8
-        ("chelsea.png", (150, 20), None, None),    # nearly 1 across, 6 down
+        ("chelsea.png", (140, 14), None, None),    # nearly 1 across, 9 down
         ("noise.png", (51, 37), None, (0, 0, 32, 24)),  # enlarge by 1.6
         ("noise.png", (32, 24), (3.5, 2.25, 50.75, 41.5), None),  # a fractional box
         ("chelsea.png", (40, 40), None, (17, 9, 140, 99)),        # crop, then resize
@@ -95,6 +97,36 @@ for src in ["astronaut_q90_420.jpg", "chelsea_q95_444.jpg", "coffee_q85_422.jpg"
     im = Image.open(src).convert("RGB")
     got = T.Compose([T.Resize(64), T.CenterCrop(56)])(im)
     add("jpeg", f"jpeg-{src[:-4]}-64-56", np.asarray(got), src=src, resize=64, crop=(56, 56))
+
+# OpenCV's cv2.resize, the kernels of MXNet's inter_method, which the tests
+# hold within a few levels (OpenCV's fixed point is not Pillow's).
+cvfilters = {
+    "cv-nearest": cv2.INTER_NEAREST, "cv-bilinear": cv2.INTER_LINEAR, "cv-bicubic": cv2.INTER_CUBIC,
+    "cv-area": cv2.INTER_AREA, "cv-lanczos4": cv2.INTER_LANCZOS4,
+}
+for fname, f in cvfilters.items():
+    for src, size, crop in [
+        ("chelsea.png", (57, 43), None),      # shrink
+        ("chelsea.png", (140, 14), None),     # nearly 1 across, 9 down
+        ("noise.png", (51, 37), (0, 0, 32, 24)),  # enlarge by 1.6
+        ("noise.png", (13, 40), (0, 0, 32, 24)),  # shrink across, enlarge down
+    ]:
+        im = inputs[src]
+        if crop:
+            im = im.crop(crop)
+        got = cv2.resize(np.asarray(im), size, interpolation=f)
+        name = f"cv-{src[:-4]}-{fname[3:]}-{size[0]}x{size[1]}"
+        add("cv", name, got, src=src, filter=fname, size=size, crop=crop)
+
+# MXNet's random_h, random_s and random_l: OpenCV's 8-bit HLS, the deltas
+# added and clamped (H to [0, 180], L and S to [0, 255]), and back.
+px = np.asarray(noise)
+for d in [(0, 0, 0), (17, -30, 45), (-90, 200, -255)]:
+    hls = cv2.cvtColor(px, cv2.COLOR_RGB2HLS).astype(np.int32)
+    hls += np.array(d, dtype=np.int32)
+    hls = np.clip(hls, 0, [180, 255, 255]).astype(np.uint8)
+    got = cv2.cvtColor(hls, cv2.COLOR_HLS2RGB)
+    add("hls", f"hls-{d[0]}-{d[1]}-{d[2]}", got, src="noise.png", delta=d)
 
 np.savez_compressed("expected.npz", **out)
 with open("cases.json", "w") as f:
