@@ -239,7 +239,7 @@ func (a *axis) cvTaps(kern kernel, inSize int, in0, scale float64, o0, o1, off i
 		// pile onto the edge sample.
 		lo := max(first, 0)
 		hi := min(first+ks, inSize) // one past the last sample read
-		if lo >= hi {                // the whole window is past one end
+		if lo >= hi {               // the whole window is past one end
 			lo = max(0, min(first, inSize-1))
 			hi = lo + 1
 		}
