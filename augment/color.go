@@ -20,7 +20,7 @@ func (ColorJitter) isStep() {}
 
 func (j ColorJitter) check() error {
 	if j.Brightness < 0 || j.Contrast < 0 || j.Saturation < 0 || !(0 <= j.Hue && j.Hue <= 0.5) {
-		return fmt.Errorf("augment: ColorJitter %+v: brightness, contrast and saturation must be >= 0 and hue in [0, 0.5]", j)
+		return fmt.Errorf("%+v: brightness, contrast and saturation must be >= 0 and hue in [0, 0.5]", j)
 	}
 	return nil
 }

@@ -99,13 +99,13 @@ func (c RandomResizedCrop) withDefaults() RandomResizedCrop {
 func (c RandomResizedCrop) check() error {
 	switch {
 	case c.Size.X < 1 || c.Size.Y < 1:
-		return fmt.Errorf("augment: RandomResizedCrop size %v, want at least 1x1", c.Size)
+		return fmt.Errorf("size %v, want at least 1x1", c.Size)
 	case !(0 < c.Scale[0] && c.Scale[0] <= c.Scale[1]):
-		return fmt.Errorf("augment: RandomResizedCrop scale %v, want 0 < min <= max", c.Scale)
+		return fmt.Errorf("scale %v, want 0 < min <= max", c.Scale)
 	case !(0 < c.Ratio[0] && c.Ratio[0] <= c.Ratio[1]):
-		return fmt.Errorf("augment: RandomResizedCrop ratio %v, want 0 < min <= max", c.Ratio)
+		return fmt.Errorf("ratio %v, want 0 < min <= max", c.Ratio)
 	case c.Filter >= numFilters:
-		return fmt.Errorf("augment: RandomResizedCrop filter %v", c.Filter)
+		return fmt.Errorf("filter %v", c.Filter)
 	}
 	return nil
 }

@@ -58,7 +58,16 @@ type hlsCase struct {
 	Delta [3]int
 }
 
+type rrcStats struct {
+	Size      [2]int
+	Scale     [2]float64
+	Ratio     [2]float64
+	N         int
+	Mean, Std map[string]float64
+}
+
 type cases struct {
+	RRC    []rrcStats
 	Resize []resizeCase
 	Eval   []evalCase
 	Color  []colorCase

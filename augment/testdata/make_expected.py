@@ -24,7 +24,7 @@ from PIL import Image
 
 shared = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/images"
 out = {}
-cases = {"resize": [], "eval": [], "color": [], "jpeg": [], "cv": [], "hls": []}
+cases = {"resize": [], "eval": [], "color": [], "jpeg": [], "cv": [], "hls": [], "rrc": []}
 
 # Inputs: a noise image (every rounding and clipping path of the kernels) and a
 # photo, as Pillow decodes chelsea_q95_444.jpg, cropped.
@@ -127,6 +127,31 @@ for d in [(0, 0, 0), (17, -30, 45), (-90, 200, -255)]:
     hls = np.clip(hls, 0, [180, 255, 255]).astype(np.uint8)
     got = cv2.cvtColor(hls, cv2.COLOR_HLS2RGB)
     add("hls", f"hls-{d[0]}-{d[1]}-{d[2]}", got, src="noise.png", delta=d)
+
+# The distribution of RandomResizedCrop's boxes: means and standard deviations
+# of the area fraction, the log aspect ratio and the relative position, over
+# 20000 draws of torchvision's get_params, for the tests to compare with the
+# kit's draws.
+torch.manual_seed(0)
+for (w, h), scale, ratio in [
+    ((500, 375), (0.08, 1.0), (3 / 4, 4 / 3)),
+    ((100, 400), (0.08, 1.0), (3 / 4, 4 / 3)),   # tall: many draws do not fit
+    ((640, 480), (0.5, 0.9), (0.5, 2.0)),
+]:
+    img = torch.empty(3, h, w)
+    boxes = np.array([T.RandomResizedCrop.get_params(img, list(scale), list(ratio)) for _ in range(20000)], dtype=np.float64)
+    i, j, bh, bw = boxes.T
+    stats = {
+        "area": (bw * bh) / (w * h),
+        "logratio": np.log(bw / bh),
+        "x": np.where(w > bw, j / np.maximum(w - bw, 1), 0.5),
+        "y": np.where(h > bh, i / np.maximum(h - bh, 1), 0.5),
+    }
+    cases["rrc"].append(dict(
+        size=(w, h), scale=scale, ratio=ratio, n=len(boxes),
+        mean={k: float(v.mean()) for k, v in stats.items()},
+        std={k: float(v.std()) for k, v in stats.items()},
+    ))
 
 np.savez_compressed("expected.npz", **out)
 with open("cases.json", "w") as f:

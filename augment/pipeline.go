@@ -1,0 +1,359 @@
+package augment
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/obskit/obskit/augment/internal/codec"
+)
+
+// ErrConfig is wrapped by the errors of [New] for steps that do not make a
+// pipeline.
+var ErrConfig = errors.New("augment: invalid pipeline")
+
+// A Pipeline decodes an image and augments it into one float32 slot of a
+// batch: its steps, fused into as few passes over the pixels as they allow.
+// Build one with [New]; it is immutable and safe for concurrent use, each
+// call drawing its random numbers from the *rand.Rand it is given and nothing
+// else, so that an image's augmentation depends only on that generator.
+type Pipeline struct {
+	layout Layout
+	orient bool
+	geom   geometry
+	colors []ColorJitter
+	flip   float64
+	lut    [3][256]float32 // the values of ToTensor and Normalize
+	size   image.Point     // the output's width and height
+	pool   sync.Pool       // of *scratch
+}
+
+// A geometry decides, per image, which part of the source becomes the
+// output and how it is resampled.
+type geometry interface {
+	// plan fills g for an image of size src, drawing from rng.
+	plan(src image.Point, rng *rand.Rand, g *geomPlan)
+	outSize() image.Point
+}
+
+// A geomPlan is one image's geometry.
+type geomPlan struct {
+	rs resampling // in the full-size image's coordinates
+	// at is where the window's top-left pixel lands in the output; pad is
+	// set when the window does not cover the whole output, whose other
+	// pixels are black.
+	at  image.Point
+	pad bool
+	// scalable allows a decoder to decode at a reduced scale as long as the
+	// region keeps at least the output's size.
+	scalable bool
+}
+
+// New returns the pipeline of steps, in the order torchvision's Compose would
+// apply them, writing its floats in layout:
+//
+//	p, err := augment.New(augment.CHW,
+//		augment.RandomResizedCrop{Size: image.Pt(224, 224)},
+//		augment.RandomHorizontalFlip{},
+//		augment.ImageNet)
+//
+// The steps must be: an optional [ExifTranspose]; one geometry, which is
+// [RandomResizedCrop], or [Resize] followed by [CenterCrop], or [CenterCrop]
+// alone; then any [ColorJitter] and at most one [RandomHorizontalFlip], in any
+// order; then at most one [Normalize], last. [MXNet] is a pipeline on its
+// own: its step may follow an ExifTranspose and nothing else. Every output
+// has the same size, so that it fills a batch's slot: a [Resize] needs a
+// [CenterCrop] after it. New returns an error wrapping [ErrConfig] that names
+// the step at fault otherwise, or for a step's own bad values.
+func New(layout Layout, steps ...Step) (*Pipeline, error) {
+	if layout != CHW && layout != HWC {
+		return nil, fmt.Errorf("%w: layout %v", ErrConfig, layout)
+	}
+	p := &Pipeline{layout: layout}
+	bad := func(i int, format string, args ...any) error {
+		return fmt.Errorf("%w: step %d (%T): %s", ErrConfig, i, steps[i], fmt.Sprintf(format, args...))
+	}
+	var (
+		resize   *Resize
+		norm     *Normalize
+		flipSeen bool
+	)
+	for i, s := range steps {
+		if norm != nil {
+			return nil, bad(i, "no step may follow Normalize")
+		}
+		geomDone := p.geom != nil
+		switch s := s.(type) {
+		case ExifTranspose:
+			if i != 0 {
+				return nil, bad(i, "ExifTranspose must be the first step")
+			}
+			p.orient = true
+		case RandomResizedCrop:
+			if geomDone || resize != nil {
+				return nil, bad(i, "a pipeline has one geometry")
+			}
+			s = s.withDefaults()
+			if err := s.check(); err != nil {
+				return nil, bad(i, "%v", err)
+			}
+			p.geom = s
+		case Resize:
+			if geomDone || resize != nil {
+				return nil, bad(i, "a pipeline has one geometry")
+			}
+			if s.Size < 1 || s.Filter >= numFilters {
+				return nil, bad(i, "size %d, filter %v: want a size >= 1 and a filter of this package", s.Size, s.Filter)
+			}
+			resize = &s
+		case CenterCrop:
+			if geomDone {
+				return nil, bad(i, "a pipeline has one geometry")
+			}
+			if s.Size.X < 1 || s.Size.Y < 1 {
+				return nil, bad(i, "size %v, want at least 1x1", s.Size)
+			}
+			g := centerCrop{crop: s.Size}
+			if resize != nil {
+				g.resize, g.filter = resize.Size, resize.Filter
+			}
+			p.geom = g
+		case ColorJitter:
+			if !geomDone {
+				return nil, bad(i, "the geometry comes first")
+			}
+			if err := s.check(); err != nil {
+				return nil, bad(i, "%v", err)
+			}
+			p.colors = append(p.colors, s)
+		case RandomHorizontalFlip:
+			if !geomDone {
+				return nil, bad(i, "the geometry comes first")
+			}
+			if flipSeen {
+				return nil, bad(i, "one flip is enough")
+			}
+			if !(0 <= s.P && s.P <= 1) {
+				return nil, bad(i, "probability %v, want [0, 1]", s.P)
+			}
+			flipSeen, p.flip = true, s.P
+			if p.flip == 0 {
+				p.flip = 0.5
+			}
+		case Normalize:
+			if !geomDone {
+				return nil, bad(i, "the geometry comes first")
+			}
+			for c := range 3 {
+				if s.Std[c] == 0 {
+					return nil, bad(i, "std %v has a zero", s.Std)
+				}
+			}
+			norm = &s
+		default:
+			return nil, bad(i, "not a step of this package")
+		}
+	}
+	if p.geom == nil {
+		if resize != nil {
+			return nil, fmt.Errorf("%w: Resize gives every image its own size: add a CenterCrop after it", ErrConfig)
+		}
+		return nil, fmt.Errorf("%w: no geometry step (RandomResizedCrop, Resize and CenterCrop, CenterCrop)", ErrConfig)
+	}
+	if norm != nil {
+		torchLUT(&p.lut, &norm.Mean, &norm.Std)
+	} else {
+		torchLUT(&p.lut, nil, nil)
+	}
+	p.size = p.geom.outSize()
+	return p, nil
+}
+
+// Shape returns the shape of one output: channels, height, width for CHW;
+// height, width, channels for HWC.
+func (p *Pipeline) Shape() [3]int {
+	if p.layout == HWC {
+		return [3]int{p.size.Y, p.size.X, 3}
+	}
+	return [3]int{3, p.size.Y, p.size.X}
+}
+
+// Len returns the number of floats of one output.
+func (p *Pipeline) Len() int { return 3 * p.size.X * p.size.Y }
+
+// scratch is one goroutine's buffers, kept from image to image.
+type scratch struct {
+	rs   resampler
+	img  *codec.RGB
+	rgb  []uint8 // the 8-bit output, when colour steps need it
+	ops  []colorOp
+	sink tensorSink
+	rgbs rgbSink
+	g    geomPlan
+}
+
+func (p *Pipeline) scratch() *scratch {
+	if s, ok := p.pool.Get().(*scratch); ok {
+		return s
+	}
+	return &scratch{}
+}
+
+// Apply decodes the image in data with dec and writes its augmentation into
+// dst, which must hold exactly [Pipeline.Len] floats, drawing every random
+// choice from rng. Only the part of the image the geometry keeps is decoded,
+// and, for a random crop, at the smallest scale the decoder offers that keeps
+// the crop at least the output's size. name is what errors call the image (a
+// file name, a record key). Apply returns the decoder's error, and allocates
+// nothing once its buffers have grown to the largest image (the decoder may
+// allocate on its own). It panics with a *container.ArgError if dst has the
+// wrong length or rng is nil.
+func (p *Pipeline) Apply(dst []float32, dec codec.Decoder, name string, data []byte, rng *rand.Rand) error {
+	p.checkArgs(dst, rng)
+	cfg, err := dec.Config(name, data)
+	if err != nil {
+		return err
+	}
+	s := p.scratch()
+	defer p.pool.Put(s)
+	g := &s.g
+	p.geom.plan(cfg.Size(p.orient), rng, g)
+	// The part of the image the taps read, at full size.
+	s.rs.prepare(&g.rs)
+	x0, x1 := s.rs.h.span()
+	y0, y1 := s.rs.v.span()
+	req := codec.Request{Crop: image.Rect(x0, y0, x1, y1), Orient: p.orient}
+	if g.scalable {
+		req.Min = g.rs.out
+	}
+	img, scale, err := dec.Decode(s.img, name, data, req)
+	if err != nil {
+		return err
+	}
+	s.img = img
+	rs := g.rs
+	if scale != 1 {
+		rs = scaled(rs, scale, img.Rect)
+	}
+	// The decoded pixels start at img.Rect.Min.
+	rs.region = rs.region.Sub(img.Rect.Min)
+	src := view{pix: img.Pix, stride: img.Stride, w: img.Rect.Dx(), h: img.Rect.Dy()}
+	p.finish(dst, s, src, &rs, rng)
+	return nil
+}
+
+// ApplyRGB writes the augmentation of the decoded image img into dst, as
+// [Pipeline.Apply] does after decoding. With the pixels Pillow decodes, a
+// deterministic pipeline gives torchvision's floats exactly.
+func (p *Pipeline) ApplyRGB(dst []float32, img *codec.RGB, rng *rand.Rand) {
+	p.checkArgs(dst, rng)
+	s := p.scratch()
+	defer p.pool.Put(s)
+	g := &s.g
+	p.geom.plan(img.Rect.Size(), rng, g)
+	src := view{pix: img.Pix, stride: img.Stride, w: img.Rect.Dx(), h: img.Rect.Dy()}
+	p.finish(dst, s, src, &g.rs, rng)
+}
+
+func (p *Pipeline) checkArgs(dst []float32, rng *rand.Rand) {
+	if len(dst) != p.Len() {
+		panic(fmt.Sprintf("augment: Pipeline: dst holds %d floats, want %d", len(dst), p.Len()))
+	}
+	if rng == nil {
+		panic("augment: Pipeline: nil *rand.Rand")
+	}
+}
+
+// scaled returns rs for the image decoded at scale into the pixels of
+// bounds got (in the scaled image's coordinates): the region scaled and
+// rounded outward, within got, and the box scaled, in that region's
+// coordinates.
+func scaled(rs resampling, scale float64, got image.Rectangle) resampling {
+	r := rs.region
+	sr := image.Rect(floorInt(float64(r.Min.X)*scale), floorInt(float64(r.Min.Y)*scale),
+		ceilInt(float64(r.Max.X)*scale), ceilInt(float64(r.Max.Y)*scale)).Intersect(got)
+	for i := range rs.box {
+		origin := float64(r.Min.X)*scale - float64(sr.Min.X)
+		if i%2 == 1 {
+			origin = float64(r.Min.Y)*scale - float64(sr.Min.Y)
+		}
+		rs.box[i] = rs.box[i]*scale + origin
+	}
+	rs.region = sr
+	return rs
+}
+
+// finish resamples src into the output, applies the colour steps and the
+// flip, and writes the floats.
+func (p *Pipeline) finish(dst []float32, s *scratch, src view, rs *resampling, rng *rand.Rand) {
+	g := &s.g
+	s.rs.prepare(rs)
+	s.ops = s.ops[:0]
+	for _, j := range p.colors {
+		s.ops = j.draw(s.ops, rng)
+	}
+	flip := p.flip > 0 && rng.Float64() < p.flip
+	w, h := p.size.X, p.size.Y
+	s.sink = tensorSink{dst: dst, w: w, h: h, at: g.at, layout: p.layout, flip: flip, lut: &p.lut}
+	if len(s.ops) == 0 {
+		if g.pad {
+			fillRows(&s.sink, w, h)
+		}
+		s.rs.run(src, &s.sink)
+		return
+	}
+	// Colour steps work on the 8-bit image: resample into it, adjust, then
+	// write the floats.
+	s.rgb = growUint8(s.rgb, 3*w*h)
+	if g.pad {
+		clear(s.rgb)
+	}
+	out := view{pix: s.rgb, stride: 3 * w, w: w, h: h}
+	s.rgbs = rgbSink{v: out, at: g.at}
+	s.rs.run(src, &s.rgbs)
+	for i := range s.ops {
+		s.ops[i].apply(out)
+	}
+	s.sink.at = image.Point{}
+	for y := range h {
+		s.sink.row(y, out.pix[y*out.stride:][:3*w])
+	}
+}
+
+// fillRows writes black into every pixel of a w by h output.
+func fillRows(s *tensorSink, w, h int) {
+	var black [3 * 256]uint8
+	for y := range h {
+		for x := 0; x < w; x += 256 {
+			s.rowAt(y, x, black[:3*min(256, w-x)])
+		}
+	}
+}
+
+// rgbSink writes rows into an 8-bit image at an offset.
+type rgbSink struct {
+	v  view
+	at image.Point
+}
+
+func (s *rgbSink) row(y int, px []uint8) {
+	copy(s.v.pix[(y+s.at.Y)*s.v.stride+3*s.at.X:], px)
+}
+
+func floorInt(x float64) int {
+	i := int(x)
+	if float64(i) > x {
+		i--
+	}
+	return i
+}
+
+func ceilInt(x float64) int {
+	i := int(x)
+	if float64(i) < x {
+		i++
+	}
+	return i
+}
