@@ -20,6 +20,7 @@ type axis struct {
 	// shift is true when every output reads one source sample with weight 1,
 	// output i the sample start[0]+i: the pass is a copy.
 	shift bool
+	simd  hsimd // the AVX2 kernel's plan, for a horizontal axis
 }
 
 // compute fills a for outputs o0..o1-1 of an output of outSize samples that

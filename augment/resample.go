@@ -78,6 +78,11 @@ func (r *resampler) prepare(rs *resampling) {
 	}
 	ax(&r.h, reg.Dx(), rs.box[0], rs.box[2], rs.out.X, rs.win.Min.X, rs.win.Max.X, reg.Min.X)
 	ax(&r.v, reg.Dy(), rs.box[1], rs.box[3], rs.out.Y, rs.win.Min.Y, rs.win.Max.Y, reg.Min.Y)
+	if r.wide || r.h.shift {
+		r.h.simd.plan(&r.h, 0)
+	} else {
+		r.h.simd.plan(&r.h, rs.win.Dx())
+	}
 }
 
 // nearest fills a with one tap per output. Pillow's NEAREST (pil) reads the
@@ -128,6 +133,11 @@ func (r *resampler) run(src view, sink rowSink) {
 	// The source rows the vertical pass reads, after the horizontal pass.
 	var rows []uint8
 	rowStride := rowLen
+	r.line = growUint8(r.line, rowLen)
+	if r.wide && !h.shift {
+		r.runWide(src, sink, y0, y1)
+		return
+	}
 	if h.shift {
 		// A copy: read the source rows in place.
 		x0 := 3 * int(h.start[0])
@@ -136,14 +146,10 @@ func (r *resampler) run(src view, sink rowSink) {
 	} else {
 		r.tmp = growUint8(r.tmp, (y1-y0)*rowLen)
 		for y := y0; y < y1; y++ {
-			hpass(r.tmp[(y-y0)*rowLen:][:rowLen], src.pix[y*src.stride:][:3*src.w], h)
+			in := src.pix[y*src.stride:]
+			hrow(r.tmp[(y-y0)*rowLen:][:rowLen], in[:3*src.w], len(in), h)
 		}
 		rows = r.tmp
-	}
-	r.line = growUint8(r.line, rowLen)
-	if r.wide && !h.shift {
-		r.runWide(src, sink, y0, y1)
-		return
 	}
 	r.acc = growInt32(r.acc, rowLen)
 	for j := range v.start {
@@ -152,7 +158,7 @@ func (r *resampler) run(src view, sink rowSink) {
 			sink.row(j, rows[ys*rowStride:][:rowLen])
 			continue
 		}
-		vpass(r.line, r.acc, rows, rowStride, ys, v.k[j*v.ksize:][:n])
+		vrow(r.line, r.acc, rows, rowStride, ys, v.k[j*v.ksize:][:n])
 		sink.row(j, r.line)
 	}
 }

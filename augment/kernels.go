@@ -1,0 +1,154 @@
+package augment
+
+// The inner loops of the resampler. The passes call hrow and vrow, which use
+// the AVX2 kernels of kernels_amd64.s where the processor has them and the Go
+// loops of this file otherwise; both compute the same bytes (Pillow's
+// fixed-point sums), and the tests compare them.
+
+// hsimd is the horizontal axis's plan for the AVX2 kernel: the output row's
+// values (3 a pixel) in blocks of 4, two blocks a pair, each pair reading
+// taps windows of 16 bytes, 3 bytes further per tap, from which a byte
+// shuffle picks each value's sample.
+type hsimd struct {
+	meta  []int32 // per pair: base of block A, base of block B, taps, output offset of A, of B, 3 unused
+	masks []uint8 // per pair: the shuffle of A's window (16 bytes), then B's
+	w     []int32 // per pair: taps times 8 weights, A's 4 then B's 4
+	need  []int32 // per pair: how many bytes past the row start it and the pairs before it read
+	rest  []int32 // the values no pair computes
+}
+
+const metaLen = 8
+
+// plan builds s for axis a (a horizontal axis of nout outputs), or leaves it
+// empty when the kernel is not used.
+func (s *hsimd) plan(a *axis, nout int) {
+	s.meta, s.masks, s.w, s.need, s.rest = s.meta[:0], s.masks[:0], s.w[:0], s.need[:0], s.rest[:0]
+	if !useAVX2 {
+		return
+	}
+	nvals := 3 * nout
+	// Blocks the kernel can compute: every value's sample within 16 bytes of
+	// the block's base.
+	var pending = -1 // a block waiting for a partner
+	need := int32(0)
+	for b := 0; 4*b+4 <= nvals; b++ {
+		j0 := 4 * b
+		base := 3 * int(a.start[j0/3])
+		ok := true
+		for j := j0; j < j0+4; j++ {
+			if o := 3*int(a.start[j/3]) + j%3 - base; o < 0 || o > 15 {
+				ok = false
+			}
+		}
+		if !ok {
+			s.rest = append(s.rest, int32(j0), int32(j0+1), int32(j0+2), int32(j0+3))
+			continue
+		}
+		if pending < 0 {
+			pending = b
+			continue
+		}
+		need = s.addPair(a, pending, b, need)
+		pending = -1
+	}
+	if pending >= 0 {
+		need = s.addPair(a, pending, pending, need) // both lanes compute the block
+	}
+	for j := 4 * (nvals / 4); j < nvals; j++ {
+		s.rest = append(s.rest, int32(j))
+	}
+}
+
+// addPair adds the pair of blocks ba and bb of a to s.
+func (s *hsimd) addPair(a *axis, ba, bb int, need int32) int32 {
+	taps := 0
+	for _, b := range [2]int{ba, bb} {
+		for j := 4 * b; j < 4*b+4; j++ {
+			taps = max(taps, int(a.n[j/3]))
+		}
+	}
+	baseA, baseB := 3*int(a.start[4*ba/3]), 3*int(a.start[4*bb/3])
+	s.meta = append(s.meta, int32(baseA), int32(baseB), int32(taps), int32(4*ba), int32(4*bb), 0, 0, 0)
+	for _, blk := range [2]struct{ b, base int }{{ba, baseA}, {bb, baseB}} {
+		for j := 4 * blk.b; j < 4*blk.b+4; j++ {
+			o := 3*int(a.start[j/3]) + j%3 - blk.base
+			s.masks = append(s.masks, uint8(o), 0x80, 0x80, 0x80)
+		}
+	}
+	for t := range taps {
+		for _, b := range [2]int{ba, bb} {
+			for j := 4 * b; j < 4*b+4; j++ {
+				x := j / 3
+				w := int32(0)
+				if t < int(a.n[x]) {
+					w = a.k[x*a.ksize+t]
+				}
+				s.w = append(s.w, w)
+			}
+		}
+	}
+	need = max(need, int32(max(baseA, baseB)+3*(taps-1)+16))
+	s.need = append(s.need, need)
+	return need
+}
+
+// hrow resamples one row of RGB pixels along h into dst: src is the row,
+// followed by avail-len(src) more bytes of the image that the kernel may read
+// past its end (and multiply by zero).
+func hrow(dst, src []uint8, avail int, h *axis) {
+	s := &h.simd
+	if len(s.meta) == 0 {
+		hpass(dst, src, h)
+		return
+	}
+	// The pairs that stay within the bytes available.
+	n := len(s.need)
+	for n > 0 && int(s.need[n-1]) > avail {
+		n--
+	}
+	if n > 0 {
+		hrowAVX2(&dst[0], &src[:1][0], &s.meta[0], &s.masks[0], &s.w[0], n)
+	}
+	for p := n; p < len(s.need); p++ {
+		m := s.meta[p*metaLen:]
+		for _, j0 := range [2]int32{m[3], m[4]} {
+			for j := j0; j < j0+4; j++ {
+				dst[j] = hval(src, h, int(j))
+			}
+		}
+	}
+	for _, j := range s.rest {
+		dst[j] = hval(src, h, int(j))
+	}
+}
+
+// hval computes value j (pixel j/3, channel j%3) of a horizontal pass.
+func hval(src []uint8, h *axis, j int) uint8 {
+	x, c := j/3, j%3
+	n := int(h.n[x])
+	k := h.k[x*h.ksize:][:n]
+	p := src[3*int(h.start[x])+c:]
+	ss := int32(1 << (precisionBits - 1))
+	for t, w := range k {
+		ss += int32(p[3*t]) * w
+	}
+	return clip8(ss)
+}
+
+// vrow computes one output row of a vertical pass: the rows ys, ys+1, ...
+// of rows (stride apart) weighed by k, into line; acc is the Go loop's
+// scratch.
+func vrow(line []uint8, acc []int32, rows []uint8, stride, ys int, k []int32) {
+	n := 0
+	if useAVX2 {
+		n = len(line) &^ 15
+		if n > 0 {
+			// The rows it reads: ys .. ys+len(k)-1, n bytes each.
+			_ = rows[(ys+len(k)-1)*stride+n-1]
+			vrowAVX2(&line[0], n, &rows[ys*stride], stride, &k[0], len(k))
+		}
+	}
+	if n < len(line) {
+		vpass(line[n:], acc, rows[n:], stride, ys, k)
+	}
+}

@@ -1,0 +1,135 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// half is 1<<21, the rounding of Pillow's fixed-point sums, in 8 lanes.
+DATA half<>+0(SB)/4, $0x200000
+DATA half<>+4(SB)/4, $0x200000
+DATA half<>+8(SB)/4, $0x200000
+DATA half<>+12(SB)/4, $0x200000
+DATA half<>+16(SB)/4, $0x200000
+DATA half<>+20(SB)/4, $0x200000
+DATA half<>+24(SB)/4, $0x200000
+DATA half<>+28(SB)/4, $0x200000
+GLOBL half<>(SB), RODATA|NOPTR, $32
+
+// func hrowAVX2(out, in *uint8, meta *int32, masks *uint8, w *int32, npairs int)
+//
+// For each pair: two 16-byte windows (at in+baseA and in+baseB, 3 bytes
+// further per tap) are loaded into the two lanes of a register; a byte
+// shuffle picks each of the 8 values' samples into 32-bit lanes (the other
+// bytes zero); the lanes are multiplied by the tap's weights and summed. The
+// sums are shifted, saturated to bytes and stored at out+outA and out+outB.
+TEXT ·hrowAVX2(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ meta+16(FP), R8
+	MOVQ masks+24(FP), R9
+	MOVQ w+32(FP), R10
+	MOVQ npairs+40(FP), R11
+	VMOVDQU half<>(SB), Y15
+
+pair:
+	MOVLQSX 0(R8), AX     // base of A
+	MOVLQSX 4(R8), BX     // base of B
+	MOVLQSX 8(R8), CX     // taps
+	LEAQ    (SI)(AX*1), R12
+	LEAQ    (SI)(BX*1), R13
+	VMOVDQU (R9), Y1      // the shuffle
+	VMOVDQA Y15, Y0       // the sums
+
+tap:
+	VMOVDQU     (R12), X2
+	VINSERTI128 $1, (R13), Y2, Y2
+	VPSHUFB     Y1, Y2, Y2
+	VPMULLD     (R10), Y2, Y2
+	VPADDD      Y2, Y0, Y0
+	ADDQ        $3, R12
+	ADDQ        $3, R13
+	ADDQ        $32, R10
+	DECQ        CX
+	JNZ         tap
+
+	VPSRAD       $22, Y0, Y0
+	VPACKSSDW    Y0, Y0, Y0
+	VPACKUSWB    Y0, Y0, Y0
+	MOVLQSX      12(R8), AX   // output offset of A
+	MOVLQSX      16(R8), BX   // output offset of B
+	VMOVD        X0, (DI)(AX*1)
+	VEXTRACTI128 $1, Y0, X3
+	VMOVD        X3, (DI)(BX*1)
+
+	ADDQ $32, R8
+	ADDQ $32, R9
+	DECQ R11
+	JNZ  pair
+	VZEROUPPER
+	RET
+
+// func vrowAVX2(out *uint8, n int, rows *uint8, stride int, k *int32, nk int)
+//
+// 16 values at a time: for each tap, 16 bytes of its row widened to two
+// registers of 32-bit lanes, multiplied by the tap's weight and summed; the
+// sums shifted, saturated to bytes and stored.
+TEXT ·vrowAVX2(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ n+8(FP), R11
+	MOVQ rows+16(FP), SI
+	MOVQ stride+24(FP), DX
+	MOVQ k+32(FP), R8
+	MOVQ nk+40(FP), R9
+	VMOVDQU half<>(SB), Y15
+
+block:
+	VMOVDQA Y15, Y0
+	VMOVDQA Y15, Y1
+	MOVQ    SI, R12
+	MOVQ    R8, R10
+	MOVQ    R9, CX
+
+vtap:
+	VPBROADCASTD (R10), Y4
+	VPMOVZXBD    (R12), Y2
+	VPMOVZXBD    8(R12), Y3
+	VPMULLD      Y4, Y2, Y2
+	VPMULLD      Y4, Y3, Y3
+	VPADDD       Y2, Y0, Y0
+	VPADDD       Y3, Y1, Y1
+	ADDQ         DX, R12
+	ADDQ         $4, R10
+	DECQ         CX
+	JNZ          vtap
+
+	VPSRAD    $22, Y0, Y0
+	VPSRAD    $22, Y1, Y1
+	VPACKSSDW Y1, Y0, Y0    // lanes: 0-3 of Y0, 0-3 of Y1 | 4-7 of Y0, 4-7 of Y1
+	VPERMQ    $0xD8, Y0, Y0 // values 0-7 of Y0 | 0-7 of Y1
+	VPACKUSWB Y0, Y0, Y0    // bytes: Y0's 8 twice | Y1's 8 twice
+	VPERMQ    $0x08, Y0, Y0 // Y0's 8, Y1's 8 in the low 16 bytes
+	VMOVDQU   X0, (DI)
+
+	ADDQ $16, DI
+	ADDQ $16, SI
+	SUBQ $16, R11
+	JNZ  block
+	VZEROUPPER
+	RET

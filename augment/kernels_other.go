@@ -1,0 +1,13 @@
+//go:build !amd64 || purego
+
+package augment
+
+var useAVX2 = false
+
+func hrowAVX2(out, in *uint8, meta *int32, masks *uint8, w *int32, npairs int) {
+	panic("unreachable")
+}
+
+func vrowAVX2(out *uint8, n int, rows *uint8, stride int, k *int32, nk int) {
+	panic("unreachable")
+}
