@@ -53,7 +53,8 @@ func (d *memDecoder) Decode(dst *codec.RGB, name string, data []byte, req codec.
 
 // TestCropDecode checks that decoding only the crop changes nothing: Apply
 // with a decoder that hands out only what is asked gives what ApplyRGB gives
-// with the whole image, for the training pipeline and the evaluation one.
+// with the whole image, for the training pipeline, the evaluation one and
+// MXNet's (rotated and sheared, or resized and cropped).
 func TestCropDecode(t *testing.T) {
 	full := loadPNG(t, "chelsea.png")
 	whole := rgbOf(full)
@@ -62,10 +63,24 @@ func TestCropDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []*Pipeline{trainPipeline(t, CHW, 0.5, ColorJitter{Contrast: 0.5}), eval} {
+	rot := NewMXNet(3, 40, 50)
+	rot.MaxRotateAngle, rot.MaxShearRatio, rot.RandCrop, rot.RandMirror, rot.RandomH = 20, 0.1, true, true, 10
+	mx := NewMXNet(3, 40, 50)
+	mx.Resize, mx.MinCropSize, mx.MaxCropSize, mx.RandCrop, mx.InterMethod = 100, 60, 90, true, 10
+	var ps []*Pipeline
+	for _, m := range []MXNet{rot, mx} {
+		p, err := New(HWC, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	for _, p := range append(ps, trainPipeline(t, CHW, 0.5, ColorJitter{Contrast: 0.5}), eval) {
 		a, b := make([]float32, p.Len()), make([]float32, p.Len())
 		for seed := range uint64(50) {
-			p.ApplyRGB(a, whole, rand.New(rand.NewPCG(seed, 9)))
+			if err := p.ApplyRGB(a, whole, rand.New(rand.NewPCG(seed, 9))); err != nil {
+				t.Fatal(err)
+			}
 			if err := p.Apply(b, dec, "chelsea", nil, rand.New(rand.NewPCG(seed, 9))); err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ func (c RandomResizedCrop) outSize() image.Point { return c.Size }
 
 // plan draws the crop and resizes it to Size: the crop is the region, so
 // that, as after torchvision's crop(), the filter reads nothing outside it.
-func (c RandomResizedCrop) plan(src image.Point, rng *rand.Rand, g *geomPlan) {
+func (c RandomResizedCrop) plan(src image.Point, rng *rand.Rand, g *geomPlan) error {
 	box := c.Box(src, rng)
 	*g = geomPlan{
 		rs: resampling{
@@ -21,6 +21,7 @@ func (c RandomResizedCrop) plan(src image.Point, rng *rand.Rand, g *geomPlan) {
 		},
 		scalable: true,
 	}
+	return nil
 }
 
 // centerCrop is torchvision's Resize(resize) (none when 0) followed by
@@ -33,7 +34,7 @@ type centerCrop struct {
 
 func (c centerCrop) outSize() image.Point { return c.crop }
 
-func (c centerCrop) plan(src image.Point, _ *rand.Rand, g *geomPlan) {
+func (c centerCrop) plan(src image.Point, _ *rand.Rand, g *geomPlan) error {
 	out := src
 	if c.resize > 0 {
 		out = resizedSize(src, c.resize)
@@ -52,4 +53,5 @@ func (c centerCrop) plan(src image.Point, _ *rand.Rand, g *geomPlan) {
 		at:  image.Pt(ax, ay),
 		pad: win.Size() != c.crop,
 	}
+	return nil
 }

@@ -10,9 +10,14 @@ import (
 	"github.com/obskit/obskit/augment/internal/codec"
 )
 
-// ErrConfig is wrapped by the errors of [New] for steps that do not make a
-// pipeline.
-var ErrConfig = errors.New("augment: invalid pipeline")
+var (
+	// ErrConfig is wrapped by the errors of [New] for steps that do not make a
+	// pipeline.
+	ErrConfig = errors.New("augment: invalid pipeline")
+	// ErrTooSmall is wrapped by the error of an image too small for the
+	// geometry (MXNet's max_crop_size larger than the image).
+	ErrTooSmall = errors.New("image too small")
+)
 
 // A Pipeline decodes an image and augments it into one float32 slot of a
 // batch: its steps, fused into as few passes over the pixels as they allow.
@@ -26,6 +31,7 @@ type Pipeline struct {
 	colors []ColorJitter
 	flip   float64
 	lut    [3][256]float32 // the values of ToTensor and Normalize
+	mx     *MXNet          // MXNet's colour and normalization, drawn per image
 	size   image.Point     // the output's width and height
 	pool   sync.Pool       // of *scratch
 }
@@ -33,8 +39,9 @@ type Pipeline struct {
 // A geometry decides, per image, which part of the source becomes the
 // output and how it is resampled.
 type geometry interface {
-	// plan fills g for an image of size src, drawing from rng.
-	plan(src image.Point, rng *rand.Rand, g *geomPlan)
+	// plan fills g for an image of size src, drawing from rng, or returns
+	// why the image does not fit.
+	plan(src image.Point, rng *rand.Rand, g *geomPlan) error
 	outSize() image.Point
 }
 
@@ -43,9 +50,14 @@ type geomPlan struct {
 	rs resampling // in the full-size image's coordinates
 	// at is where the window's top-left pixel lands in the output; pad is
 	// set when the window does not cover the whole output, whose other
-	// pixels are black.
-	at  image.Point
-	pad bool
+	// pixels are fill.
+	at   image.Point
+	pad  bool
+	fill uint8
+	// warp, when set, samples the source through affine (from output pixels
+	// to source pixels) with rs.filter instead of resampling rs separably.
+	warp   bool
+	affine affine
 	// scalable allows a decoder to decode at a reduced scale as long as the
 	// region keeps at least the output's size.
 	scalable bool
@@ -142,6 +154,14 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 			if p.flip == 0 {
 				p.flip = 0.5
 			}
+		case MXNet:
+			if geomDone || resize != nil || len(steps) > i+1 {
+				return nil, bad(i, "MXNet is a pipeline of its own: only ExifTranspose may come with it")
+			}
+			if err := s.check(); err != nil {
+				return nil, bad(i, "%v", err)
+			}
+			p.geom, p.mx = s, &s
 		case Normalize:
 			if !geomDone {
 				return nil, bad(i, "the geometry comes first")
@@ -192,6 +212,7 @@ type scratch struct {
 	sink tensorSink
 	rgbs rgbSink
 	g    geomPlan
+	lut  [3][256]float32 // an image's own values (MXNet's contrast and illumination)
 }
 
 func (p *Pipeline) scratch() *scratch {
@@ -219,12 +240,24 @@ func (p *Pipeline) Apply(dst []float32, dec codec.Decoder, name string, data []b
 	s := p.scratch()
 	defer p.pool.Put(s)
 	g := &s.g
-	p.geom.plan(cfg.Size(p.orient), rng, g)
+	size := cfg.Size(p.orient)
+	if err := p.geom.plan(size, rng, g); err != nil {
+		return fmt.Errorf("augment: %s: %w", name, err)
+	}
 	// The part of the image the taps read, at full size.
-	s.rs.prepare(&g.rs)
-	x0, x1 := s.rs.h.span()
-	y0, y1 := s.rs.v.span()
-	req := codec.Request{Crop: image.Rect(x0, y0, x1, y1), Orient: p.orient}
+	var crop image.Rectangle
+	if g.warp {
+		crop = warpRegion(g.affine, p.size.X, p.size.Y, 4, size)
+		if crop.Empty() { // every tap is outside: decode a pixel, for the errors
+			crop = image.Rect(0, 0, 1, 1)
+		}
+	} else {
+		s.rs.prepare(&g.rs)
+		x0, x1 := s.rs.h.span()
+		y0, y1 := s.rs.v.span()
+		crop = image.Rect(x0, y0, x1, y1)
+	}
+	req := codec.Request{Crop: crop, Orient: p.orient}
 	if g.scalable {
 		req.Min = g.rs.out
 	}
@@ -239,6 +272,8 @@ func (p *Pipeline) Apply(dst []float32, dec codec.Decoder, name string, data []b
 	}
 	// The decoded pixels start at img.Rect.Min.
 	rs.region = rs.region.Sub(img.Rect.Min)
+	g.affine[2] -= float64(img.Rect.Min.X)
+	g.affine[5] -= float64(img.Rect.Min.Y)
 	src := view{pix: img.Pix, stride: img.Stride, w: img.Rect.Dx(), h: img.Rect.Dy()}
 	p.finish(dst, s, src, &rs, rng)
 	return nil
@@ -246,15 +281,19 @@ func (p *Pipeline) Apply(dst []float32, dec codec.Decoder, name string, data []b
 
 // ApplyRGB writes the augmentation of the decoded image img into dst, as
 // [Pipeline.Apply] does after decoding. With the pixels Pillow decodes, a
-// deterministic pipeline gives torchvision's floats exactly.
-func (p *Pipeline) ApplyRGB(dst []float32, img *codec.RGB, rng *rand.Rand) {
+// deterministic pipeline gives torchvision's floats exactly. It returns an
+// error only for an image too small for the geometry ([ErrTooSmall]).
+func (p *Pipeline) ApplyRGB(dst []float32, img *codec.RGB, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
 	s := p.scratch()
 	defer p.pool.Put(s)
 	g := &s.g
-	p.geom.plan(img.Rect.Size(), rng, g)
+	if err := p.geom.plan(img.Rect.Size(), rng, g); err != nil {
+		return fmt.Errorf("augment: %w", err)
+	}
 	src := view{pix: img.Pix, stride: img.Stride, w: img.Rect.Dx(), h: img.Rect.Dy()}
 	p.finish(dst, s, src, &g.rs, rng)
+	return nil
 }
 
 func (p *Pipeline) checkArgs(dst []float32, rng *rand.Rand) {
@@ -289,30 +328,38 @@ func scaled(rs resampling, scale float64, got image.Rectangle) resampling {
 // flip, and writes the floats.
 func (p *Pipeline) finish(dst []float32, s *scratch, src view, rs *resampling, rng *rand.Rand) {
 	g := &s.g
-	s.rs.prepare(rs)
-	s.ops = s.ops[:0]
-	for _, j := range p.colors {
-		s.ops = j.draw(s.ops, rng)
+	if !g.warp {
+		s.rs.prepare(rs)
 	}
-	flip := p.flip > 0 && rng.Float64() < p.flip
 	w, h := p.size.X, p.size.Y
-	s.sink = tensorSink{dst: dst, w: w, h: h, at: g.at, layout: p.layout, flip: flip, lut: &p.lut}
+	s.sink = tensorSink{dst: dst, w: w, h: h, at: g.at, layout: p.layout, lut: &p.lut}
+	s.ops = s.ops[:0]
+	if p.mx != nil {
+		p.mx.drawPixels(s, rng)
+	} else {
+		for _, j := range p.colors {
+			s.ops = j.draw(s.ops, rng)
+		}
+		s.sink.flip = p.flip > 0 && rng.Float64() < p.flip
+	}
 	if len(s.ops) == 0 {
 		if g.pad {
-			fillRows(&s.sink, w, h)
+			fillRows(&s.sink, w, h, g.fill)
 		}
-		s.rs.run(src, &s.sink)
+		p.resample(s, src, &s.sink)
 		return
 	}
 	// Colour steps work on the 8-bit image: resample into it, adjust, then
 	// write the floats.
 	s.rgb = growUint8(s.rgb, 3*w*h)
 	if g.pad {
-		clear(s.rgb)
+		for i := range s.rgb {
+			s.rgb[i] = g.fill
+		}
 	}
 	out := view{pix: s.rgb, stride: 3 * w, w: w, h: h}
 	s.rgbs = rgbSink{v: out, at: g.at}
-	s.rs.run(src, &s.rgbs)
+	p.resample(s, src, &s.rgbs)
 	for i := range s.ops {
 		s.ops[i].apply(out)
 	}
@@ -322,12 +369,28 @@ func (p *Pipeline) finish(dst []float32, s *scratch, src view, rs *resampling, r
 	}
 }
 
-// fillRows writes black into every pixel of a w by h output.
-func fillRows(s *tensorSink, w, h int) {
-	var black [3 * 256]uint8
+// resample runs the geometry's resampling into sink.
+func (p *Pipeline) resample(s *scratch, src view, sink rowSink) {
+	g := &s.g
+	if g.warp {
+		s.rs.line = growUint8(s.rs.line, 3*p.size.X)
+		warpRows(src, g.affine, g.rs.filter, g.fill, p.size.X, p.size.Y, s.rs.line, sink)
+		return
+	}
+	s.rs.run(src, sink)
+}
+
+// fillRows writes the grey fill into every pixel of a w by h output.
+func fillRows(s *tensorSink, w, h int, fill uint8) {
+	var grey [3 * 256]uint8
+	if fill != 0 {
+		for i := range grey {
+			grey[i] = fill
+		}
+	}
 	for y := range h {
 		for x := 0; x < w; x += 256 {
-			s.rowAt(y, x, black[:3*min(256, w-x)])
+			s.rowAt(y, x, grey[:3*min(256, w-x)])
 		}
 	}
 }

@@ -44,7 +44,9 @@ func TestEvalTorchvision(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := make([]float32, p.Len())
-			p.ApplyRGB(got, rgbOf(loadPNG(t, c.Src)), rng)
+			if err := p.ApplyRGB(got, rgbOf(loadPNG(t, c.Src)), rng); err != nil {
+				t.Fatal(err)
+			}
 			want := expected[float32](t, c.Name)
 			if diff := cmp.Diff(want.Data(), got); diff != "" {
 				t.Errorf("mismatch with torchvision (-want +got):\n%s", diff)

@@ -53,7 +53,7 @@ func TestResizePillow(t *testing.T) {
 }
 
 // TestResizeOpenCV checks the kernels of MXNet's inter_method against
-// OpenCV's cv2.resize: within 3 levels and a mean of 0.3 (OpenCV weighs in
+// OpenCV's cv2.resize: within 3 levels and a mean of 0.4 (OpenCV weighs in
 // 11-bit fixed point, or in float for INTER_AREA, and rounds once; the
 // resampler weighs in Pillow's 22 bits and rounds after each pass) and exactly
 // for nearest.
@@ -79,8 +79,8 @@ func TestResizeOpenCV(t *testing.T) {
 			if rs.filter == CVNearest {
 				tol = 0
 			}
-			if maxd > tol || mean > 0.3 {
-				t.Errorf("differs from OpenCV by max %d levels (want <= %d), mean %.3f (want <= 0.3)", maxd, tol, mean)
+			if maxd > tol || mean > 0.4 {
+				t.Errorf("differs from OpenCV by max %d levels (want <= %d), mean %.3f (want <= 0.4)", maxd, tol, mean)
 			}
 		})
 	}

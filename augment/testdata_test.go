@@ -66,7 +66,21 @@ type rrcStats struct {
 	Mean, Std map[string]float64
 }
 
+type mxnetCase struct {
+	Name    string
+	Src     string
+	SrcCrop *[4]int
+	Shape   [2]int // height, width
+	Resize  *int
+	Rotate  *int
+	Pad     *int
+	Crop    *int
+	Fill    *int
+	Inter   *int
+}
+
 type cases struct {
+	MXNet  []mxnetCase `json:"mxnet"`
 	RRC    []rrcStats
 	Resize []resizeCase
 	Eval   []evalCase
