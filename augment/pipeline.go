@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/obskit/obskit/augment/internal/codec"
+	"github.com/obskit/obskit/container"
 )
 
 var (
@@ -297,12 +298,8 @@ func (p *Pipeline) ApplyRGB(dst []float32, img *codec.RGB, rng *rand.Rand) error
 }
 
 func (p *Pipeline) checkArgs(dst []float32, rng *rand.Rand) {
-	if len(dst) != p.Len() {
-		panic(fmt.Sprintf("augment: Pipeline: dst holds %d floats, want %d", len(dst), p.Len()))
-	}
-	if rng == nil {
-		panic("augment: Pipeline: nil *rand.Rand")
-	}
+	container.CheckArg(len(dst) == p.Len(), "augment.Pipeline.Apply", "len(dst)", len(dst), fmt.Sprintf("%d, the pipeline's Len", p.Len()))
+	container.CheckArg(rng != nil, "augment.Pipeline.Apply", "rng", rng, "a *rand.Rand")
 }
 
 // scaled returns rs for the image decoded at scale into the pixels of

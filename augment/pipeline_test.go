@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/obskit/obskit/augment/internal/codec"
+	"github.com/obskit/obskit/container"
 )
 
 // rgbOf returns v as a decoded image.
@@ -125,6 +126,27 @@ func TestNewErrors(t *testing.T) {
 				t.Fatalf("New() = %v, %v; want an error wrapping ErrConfig", p, err)
 			}
 			t.Log(err)
+		})
+	}
+}
+
+// TestApplyPanics checks the programmer errors of Apply: a dst of the wrong
+// length and a nil generator panic with a *container.ArgError at the call.
+func TestApplyPanics(t *testing.T) {
+	p := trainPipeline(t, CHW, 0.5)
+	img := rgbOf(loadPNG(t, "small.png"))
+	for name, f := range map[string]func(){
+		"short dst": func() { _ = p.ApplyRGB(make([]float32, p.Len()-1), img, rand.New(rand.NewPCG(1, 1))) },
+		"nil rng":   func() { _ = p.ApplyRGB(make([]float32, p.Len()), img, nil) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				var ae *container.ArgError
+				if err, ok := recover().(error); !ok || !errors.As(err, &ae) {
+					t.Errorf("panic %v, want a *container.ArgError", err)
+				}
+			}()
+			f()
 		})
 	}
 }

@@ -56,6 +56,7 @@ func (s *tensorSink) rowAt(y, x0 int, px []uint8) {
 		return
 	}
 	l0, l1, l2 := &s.lut[0], &s.lut[1], &s.lut[2]
+	px = px[:3*n]
 	switch s.layout {
 	case CHW:
 		plane := w * s.h
@@ -63,36 +64,37 @@ func (s *tensorSink) rowAt(y, x0 int, px []uint8) {
 		g := s.dst[plane+y*w:][:w]
 		b := s.dst[2*plane+y*w:][:w]
 		if s.flip {
-			// Pixel x lands at w-1-(x0+x).
-			r, g, b = r[:w-x0], g[:w-x0], b[:w-x0]
+			// Pixel x lands at w-1-(x0+x): write the mirrored span backwards.
+			lo := w - x0 - n
+			r, g, b = r[lo:lo+n], g[lo:lo+n], b[lo:lo+n]
 			for x := range n {
-				p := px[3*x:][:3]
-				o := len(r) - 1 - x
+				p := px[3*x : 3*x+3 : 3*x+3]
+				o := n - 1 - x
 				r[o], g[o], b[o] = l0[p[0]], l1[p[1]], l2[p[2]]
 			}
 			return
 		}
-		r, g, b = r[x0:][:n], g[x0:][:n], b[x0:][:n]
-		for x := range r {
-			p := px[3*x:][:3]
+		r, g, b = r[x0:x0+n], g[x0:x0+n], b[x0:x0+n]
+		for x := range n {
+			p := px[3*x : 3*x+3 : 3*x+3]
 			r[x], g[x], b[x] = l0[p[0]], l1[p[1]], l2[p[2]]
 		}
 	case HWC:
 		row := s.dst[3*y*w:][:3*w]
 		if s.flip {
+			lo := w - x0 - n
+			row = row[3*lo : 3*(lo+n)]
 			for x := range n {
-				p := px[3*x:][:3]
-				o := 3 * (w - 1 - x0 - x)
-				q := row[o:][:3]
+				p := px[3*x : 3*x+3 : 3*x+3]
+				o := 3 * (n - 1 - x)
+				q := row[o : o+3 : o+3]
 				q[0], q[1], q[2] = l0[p[0]], l1[p[1]], l2[p[2]]
 			}
 			return
 		}
-		row = row[3*x0:][:3*n]
-		for x := range n {
-			p := px[3*x:][:3]
-			q := row[3*x:][:3]
-			q[0], q[1], q[2] = l0[p[0]], l1[p[1]], l2[p[2]]
+		row = row[3*x0 : 3*(x0+n)]
+		for i := 0; i+2 < len(px) && i+2 < len(row); i += 3 {
+			row[i], row[i+1], row[i+2] = l0[px[i]], l1[px[i+1]], l2[px[i+2]]
 		}
 	}
 }

@@ -1,0 +1,373 @@
+package augment
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"math"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/obskit/obskit/augment/internal/codec"
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/eachobs"
+)
+
+// BenchmarkImages is issue 16's speed comparison. An ImageNet-like set is
+// made once per process from the photographs of testdata: benchN JPEGs near
+// 500x375 at quality 90 (random crops of the photos, random sizes and aspect
+// ratios, Go's encoder), written to a temporary ImageFolder for torchvision.
+// Every iteration runs each side once over the whole set, alternating, so
+// that the load of the machine falls on all alike:
+//
+//   - kit-w0, kit-w1, kit-w2: one shuffled epoch through eachobs.Batches in
+//     batches of 64 (serially, with Workers(1), with Workers(2)) of a
+//     container that decodes each image and applies RandomResizedCrop(224),
+//     RandomHorizontalFlip and Normalize into float32 CHW batches;
+//   - kit-go-w0: the same, serially, with the pure-Go decoder;
+//   - decode and decode-go: every image decoded at full size, the decode-only
+//     baselines;
+//   - tv-w0, tv-w1, tv-w2: torchvision's DataLoader(ImageFolder(...),
+//     batch_size=64, shuffle=True, num_workers=0, 1, 2) with the same
+//     transforms on the same files (testdata/torchvision_peer.py, when PYTHON,
+//     default /usr/bin/python3, has torchvision).
+//
+// Each side reports <side>-img/s-cpu, images per second of CPU time (the
+// process's, and for torchvision its workers' too: images per second per
+// core) and <side>-img/s, per second of wall time. The ratios: x-tv-w<k>,
+// kit over torchvision per CPU second with the same number of workers;
+// x-decode, the pipeline (kit-w0) over full-size decoding with the same
+// decoder, per CPU second, and x-decode-go for the pure-Go decoder;
+// decode-share, the share of kit-w0's CPU time spent in the decoder.
+func BenchmarkImages(b *testing.B) {
+	set := benchImageSet(b)
+	p, err := New(CHW, RandomResizedCrop{Size: image.Pt(224, 224)}, RandomHorizontalFlip{}, ImageNet)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fast, slow := benchDecoders()
+	timed := &timedDecoder{Decoder: fast}
+	sides := []benchSide{
+		kitSide("kit-w0", set, p, timed, 0),
+		kitSide("kit-w1", set, p, fast, 1),
+		kitSide("kit-w2", set, p, fast, 2),
+		kitSide("kit-go-w0", set, p, slow, 0),
+		decodeSide("decode", set, fast),
+		decodeSide("decode-go", set, slow),
+	}
+	sides = append(sides, torchvisionSides(b, set)...)
+	totals := map[string]*benchTotal{}
+	for _, s := range sides {
+		totals[s.name] = &benchTotal{}
+	}
+	var decodeCPU time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		for _, s := range sides {
+			timed.cpu = 0
+			n, wall, cpu := s.run(b)
+			t := totals[s.name]
+			t.images += n
+			t.wall += wall
+			t.cpu += cpu
+			if s.name == "kit-w0" {
+				decodeCPU += timed.cpu
+			}
+		}
+	}
+	b.StopTimer()
+	for name, t := range totals {
+		if t.images == 0 {
+			continue
+		}
+		b.ReportMetric(float64(t.images)/t.cpu.Seconds(), name+"-img/s-cpu")
+		b.ReportMetric(float64(t.images)/t.wall.Seconds(), name+"-img/s")
+	}
+	perCPU := func(name string) float64 {
+		t := totals[name]
+		if t == nil || t.images == 0 {
+			return 0
+		}
+		return float64(t.images) / t.cpu.Seconds()
+	}
+	for _, w := range []string{"w0", "w1", "w2"} {
+		if tv := perCPU("tv-" + w); tv > 0 {
+			b.ReportMetric(perCPU("kit-"+w)/tv, "x-tv-"+w)
+		}
+	}
+	b.ReportMetric(perCPU("kit-w0")/perCPU("decode"), "x-decode")
+	b.ReportMetric(perCPU("kit-go-w0")/perCPU("decode-go"), "x-decode-go")
+	b.ReportMetric(decodeCPU.Seconds()/totals["kit-w0"].cpu.Seconds(), "decode-share")
+}
+
+const benchN = 2000
+
+type benchTotal struct {
+	images    int
+	wall, cpu time.Duration
+}
+
+// A benchSide processes the whole set once and says how many images, in how
+// much wall and CPU time.
+type benchSide struct {
+	name string
+	run  func(b *testing.B) (n int, wall, cpu time.Duration)
+}
+
+// benchImages is the kit's container of the set: observation i is image i
+// decoded and augmented, drawn with the generator of (seed, epoch, i); its
+// batches are float32 CHW images one after the other, with their labels.
+// (Stage 2 of issue 16 brings the kit's image containers; this one is the
+// benchmark's.)
+type benchImages struct {
+	files [][]byte
+	p     *Pipeline
+	dec   codec.Decoder
+}
+
+type benchBatch struct {
+	X []float32
+	Y []int32
+}
+
+var _ container.Random[benchBatch, benchBatch] = (*benchImages)(nil)
+
+func (c *benchImages) Nobs() int { return len(c.files) }
+
+func (c *benchImages) GetObs(i int) benchBatch {
+	return c.GetObsRand(i, container.ObsRand{})
+}
+
+func (c *benchImages) GetObsInto(dst benchBatch, idx []int) benchBatch {
+	return c.GetObsRandInto(dst, idx, container.NewObsRand(0, 0))
+}
+
+func (c *benchImages) GetObsRand(i int, r container.ObsRand) benchBatch {
+	return c.GetObsRandInto(benchBatch{}, []int{i}, r)
+}
+
+func (c *benchImages) GetObsRandInto(dst benchBatch, idx []int, r container.ObsRand) benchBatch {
+	container.CheckIndices("benchImages", idx, len(c.files))
+	n := c.p.Len()
+	dst.X = container.Resize(dst.X, len(idx)*n)
+	dst.Y = container.Resize(dst.Y, len(idx))
+	for k, i := range idx {
+		if err := c.p.Apply(dst.X[k*n:(k+1)*n], c.dec, "bench.jpg", c.files[i], r.For(i)); err != nil {
+			panic(err)
+		}
+		dst.Y[k] = int32(i % 10)
+	}
+	return dst
+}
+
+// kitSide is a shuffled epoch of the pipeline p with dec through eachobs in
+// batches of 64, with workers goroutines (0: serially).
+func kitSide(name string, set [][]byte, p *Pipeline, dec codec.Decoder, workers int) benchSide {
+	c := &benchImages{files: set, p: p, dec: dec}
+	opts := []eachobs.Option{eachobs.Shuffle(1)}
+	if workers > 0 {
+		opts = append(opts, eachobs.Workers(workers))
+	}
+	loop := eachobs.Batches(c, 64, opts...)
+	return benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
+		n := 0
+		c0, t0 := processCPU(), time.Now()
+		for batch := range loop {
+			n += len(batch.Data.Y)
+		}
+		return n, time.Since(t0), processCPU() - c0
+	}}
+}
+
+// decodeSide decodes every image of the set at full size with dec into one
+// reused buffer.
+func decodeSide(name string, set [][]byte, dec codec.Decoder) benchSide {
+	var img *codec.RGB
+	return benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
+		c0, t0 := processCPU(), time.Now()
+		for _, data := range set {
+			var err error
+			if img, _, err = dec.Decode(img, "bench.jpg", data, codec.Request{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return len(set), time.Since(t0), processCPU() - c0
+	}}
+}
+
+// timedDecoder counts the CPU time its decoder spends, for one goroutine.
+type timedDecoder struct {
+	codec.Decoder
+	cpu time.Duration
+}
+
+func (d *timedDecoder) Config(name string, data []byte) (codec.Config, error) {
+	t := threadCPU()
+	c, err := d.Decoder.Config(name, data)
+	d.cpu += threadCPU() - t
+	return c, err
+}
+
+func (d *timedDecoder) Decode(dst *codec.RGB, name string, data []byte, req codec.Request) (*codec.RGB, float64, error) {
+	t := threadCPU()
+	img, scale, err := d.Decoder.Decode(dst, name, data, req)
+	d.cpu += threadCPU() - t
+	return img, scale, err
+}
+
+// processCPU is the CPU time of the process, all threads.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// threadCPU is the CPU time of the calling thread; the caller stays on its
+// thread in between (a decoder call does not move).
+func threadCPU() time.Duration {
+	var ts syscall.Timespec
+	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		panic(e)
+	}
+	return time.Duration(ts.Nano())
+}
+
+// torchvisionSides starts testdata/torchvision_peer.py on the set written as
+// an ImageFolder and returns its sides, or none (the reason logged) when
+// PYTHON has no torchvision.
+func torchvisionSides(b *testing.B, set [][]byte) []benchSide {
+	python := os.Getenv("PYTHON")
+	if python == "" {
+		python = "/usr/bin/python3"
+	}
+	if err := exec.Command(python, "-c", "import torchvision").Run(); err != nil {
+		b.Logf("torchvision is not measured: %s -c 'import torchvision': %v", python, err)
+		return nil
+	}
+	root := b.TempDir()
+	for i, data := range set {
+		dir := filepath.Join(root, fmt.Sprintf("class%d", i%10))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cmd := exec.Command(python, "testdata/torchvision_peer.py", root)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { in.Close(); cmd.Wait() })
+	out := bufio.NewScanner(outp)
+	if !out.Scan() || out.Text() != fmt.Sprint("ready ", len(set)) {
+		b.Fatalf("torchvision_peer.py: %q %v", out.Text(), out.Err())
+	}
+	var sides []benchSide
+	for w := range 3 {
+		sides = append(sides, benchSide{fmt.Sprintf("tv-w%d", w), func(b *testing.B) (int, time.Duration, time.Duration) {
+			fmt.Fprintln(in, "epoch", w)
+			if !out.Scan() {
+				b.Fatalf("torchvision_peer.py stopped: %v", out.Err())
+			}
+			var r struct {
+				Images    int
+				Wall, CPU float64
+			}
+			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+				b.Fatalf("torchvision_peer.py: %q: %v", out.Text(), err)
+			}
+			return r.Images, time.Duration(r.Wall * 1e9), time.Duration(r.CPU * 1e9)
+		}})
+	}
+	return sides
+}
+
+// benchImageSet makes the set: from the photographs of testdata, benchN
+// random crops of 40% to 100% of a photo's area, four in five landscape
+// (width over height in [4/3, 16/9]) and the others portrait (the inverse),
+// resized (Pillow's bilinear) so that the longer side is 450 to 550, encoded
+// at quality 90.
+var benchImageSet = func(b *testing.B) [][]byte {
+	set, err := makeBenchSet()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return set
+}
+
+var makeBenchSet = sync.OnceValues(func() ([][]byte, error) {
+	var photos []view
+	for _, name := range []string{"astronaut_q90_420.jpg", "chelsea_q95_444.jpg", "coffee_q85_422.jpg"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			return nil, err
+		}
+		img, _, err := codec.Std{}.Decode(nil, name, data, codec.Request{})
+		if err != nil {
+			return nil, err
+		}
+		photos = append(photos, view{pix: img.Pix, stride: img.Stride, w: img.Rect.Dx(), h: img.Rect.Dy()})
+	}
+	rng := rand.New(rand.NewPCG(16, benchN))
+	set := make([][]byte, benchN)
+	var r resampler
+	for i := range set {
+		src := photos[i%len(photos)]
+		ratio := 4.0/3 + rng.Float64()*(16.0/9-4.0/3)
+		if rng.IntN(5) == 0 {
+			ratio = 1 / ratio
+		}
+		area := float64(src.w*src.h) * (0.4 + 0.6*rng.Float64())
+		w := min(src.w, int(math.Sqrt(area*ratio)))
+		h := min(src.h, int(float64(w)/ratio))
+		x0, y0 := rng.IntN(src.w-w+1), rng.IntN(src.h-h+1)
+		long := 450 + rng.IntN(101)
+		out := image.Pt(long, max(1, long*h/w))
+		if h > w {
+			out = image.Pt(max(1, long*w/h), long)
+		}
+		rs := resampling{filter: Bilinear, region: image.Rect(x0, y0, x0+w, y0+h),
+			box: [4]float64{0, 0, float64(w), float64(h)}, out: out, win: image.Rectangle{Max: out}}
+		v := resampleView(&r, src, &rs)
+		rgba := image.NewRGBA(image.Rect(0, 0, out.X, out.Y))
+		for k := range out.X * out.Y {
+			copy(rgba.Pix[4*k:4*k+3], v.pix[3*k:3*k+3])
+			rgba.Pix[4*k+3] = 255
+		}
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, rgba, &jpeg.Options{Quality: 90}); err != nil {
+			return nil, err
+		}
+		set[i] = buf.Bytes()
+	}
+	return set, nil
+})
+
+// benchDecoders returns the fastest decoder of the build and the pure-Go one.
+func benchDecoders() (fast, slow codec.Decoder) {
+	return codec.Std{}, codec.Std{}
+}
+

@@ -1,0 +1,76 @@
+// Package augment turns encoded images into the float32 tensors a model
+// trains on: torchvision's transforms and MXNet's ImageRecordIter
+// augmentation, fused into as few passes over the pixels as they allow and
+// written straight into a slot of the caller's batch.
+//
+// # A pipeline
+//
+// [New] takes the steps in the order torchvision's Compose would apply them
+// and returns a [Pipeline]:
+//
+//	train, err := augment.New(augment.CHW,
+//		augment.RandomResizedCrop{Size: image.Pt(224, 224)},
+//		augment.RandomHorizontalFlip{},
+//		augment.ImageNet) // Normalize with ImageNet's mean and std
+//
+//	eval, err := augment.New(augment.CHW,
+//		augment.Resize{Size: 256},
+//		augment.CenterCrop{Size: image.Pt(224, 224)},
+//		augment.ImageNet)
+//
+// [Pipeline.Apply] decodes one image with a decoder and writes its floats into
+// a slice of [Pipeline.Len] floats, a slot of a batch: channels first ([CHW],
+// PyTorch's and MXNet's layout) or last ([HWC]). [Pipeline.ApplyRGB] does the
+// same from decoded pixels.
+//
+// # What is fused, and what is decoded
+//
+// A pipeline draws its geometry first, from the image's header alone, then
+// decodes only the part of the image the output reads: the random crop, or
+// the pixels a centre crop keeps. For a random crop it lets the decoder
+// decode at a reduced scale (a JPEG's DCT scaling by 1/2, 1/4, 1/8) when the
+// crop stays at least the output's size, as FFCV and DALI do. The crop is
+// then resampled in two separable passes straight to the output's size, and
+// the last pass writes the floats: the flip, ToTensor's division by 255,
+// Normalize and the layout happen as the values are stored. Colour steps
+// ([ColorJitter], MXNet's random_h, random_s, random_l) need the 8-bit image,
+// so with them the pixels are resampled into a buffer, adjusted, then
+// written.
+//
+// # Agreement with torchvision and MXNet
+//
+// The resampler computes Pillow's fixed-point sums (Pillow's Resample.c:
+// antialiased kernels, 22-bit weights, 8-bit rounding between the passes),
+// so [Resize], [CenterCrop] and the resize of a [RandomResizedCrop] give
+// Pillow's pixels exactly, and the floats of ToTensor and [Normalize] are
+// computed as PyTorch computes them in float32: on the pixels Pillow decodes,
+// the evaluation transform equals torchvision's to the last bit. Through a
+// decoder the output inherits the decoder's differences from Pillow (the
+// tests hold the standard library's JPEG decoder within 2 levels of 255 of
+// torchvision after the evaluation transform). [ColorJitter] applies Pillow's
+// ImageEnhance blends and HSV round trip with Pillow's arithmetic, exactly.
+// The random steps draw as torchvision draws, from the *rand.Rand they are
+// given instead of torch's generator.
+//
+// [MXNet] takes ImageRecordIter's parameters by MXNet's names
+// ([MXNet.Set]) with MXNet's meanings, and OpenCV's kernels for its
+// inter_method ([CVBilinear] and the others), which stay within a few levels
+// of OpenCV's cv2.resize; it composes MXNet's resize, warp, padding and crop
+// into one mapping resampled once (see its documentation).
+//
+// # Randomness
+//
+// A pipeline keeps no random state. Every random choice of an image is drawn
+// from the *rand.Rand given to Apply, so an image's augmentation is a function
+// of the generator's state alone: in a loop of package eachobs over a
+// container.Random, that is the generator of (seed, epoch, observation index),
+// the same whatever the number of workers or where a resumed loop starts.
+//
+// # Cost
+//
+// After its buffers have grown to the largest image, a pipeline allocates
+// nothing per image (the decoder may, on its own); the buffers are kept in a
+// sync.Pool, so a Pipeline serves any number of goroutines at once. The two
+// resampling passes run AVX2 kernels on amd64 processors that have them,
+// Go loops elsewhere and with the purego build tag; both give the same bytes.
+package augment
