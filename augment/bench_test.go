@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"math"
 	"sync"
 	"syscall"
 	"testing"
@@ -370,4 +370,3 @@ var makeBenchSet = sync.OnceValues(func() ([][]byte, error) {
 func benchDecoders() (fast, slow codec.Decoder) {
 	return codec.Std{}, codec.Std{}
 }
-
