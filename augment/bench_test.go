@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"testing"
@@ -180,6 +181,12 @@ func kitSide(name string, set [][]byte, p *Pipeline, dec codec.Decoder, workers 
 	}
 	loop := eachobs.Batches(c, 64, opts...)
 	return benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
+		if workers == 0 {
+			// The serial loop decodes in this goroutine: keep it on its
+			// thread, so that the thread clock of timedDecoder holds.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+		}
 		n := 0
 		c0, t0 := processCPU(), time.Now()
 		for batch := range loop {

@@ -32,3 +32,9 @@ func hrowAVX2(out, in *uint8, meta *int32, masks *uint8, w *int32, npairs int)
 //
 //go:noescape
 func vrowAVX2(out *uint8, n int, rows *uint8, stride int, k *int32, nk int)
+
+// lutCHWAVX2 writes n pixels (a multiple of 8) of px as floats of lut into
+// the planes at red, green and blue (see kernels_amd64.s).
+//
+//go:noescape
+func lutCHWAVX2(red, green, blue *float32, px *uint8, n int, lut *[3][256]float32, masks *[3][32]uint8, flip bool)

@@ -133,3 +133,72 @@ vtap:
 	JNZ  block
 	VZEROUPPER
 	RET
+
+// func lutCHWAVX2(red, green, blue *float32, px *uint8, n int, lut *[3][256]float32, masks *[3][32]uint8, flip bool)
+//
+// 8 pixels a step: 16 bytes at px (pixels 0 to 3) in the low lane and 16 at
+// px+8 (pixels 4 to 7) in the high lane; a byte shuffle per channel makes the
+// samples 32-bit indices, gathered from the channel's table and stored to its
+// plane: at red, green, blue going up, or with flip, reversed, going down
+// (the caller points them at the last 8 floats).
+TEXT ·lutCHWAVX2(SB), NOSPLIT, $0-57
+	MOVQ   red+0(FP), DI
+	MOVQ   green+8(FP), R8
+	MOVQ   blue+16(FP), R9
+	MOVQ   px+24(FP), SI
+	MOVQ   n+32(FP), CX
+	MOVQ   lut+40(FP), DX
+	MOVQ   masks+48(FP), AX
+	MOVBLZX flip+56(FP), BX
+	VMOVDQU (AX), Y10
+	VMOVDQU 32(AX), Y11
+	VMOVDQU 64(AX), Y12
+	LEAQ   1024(DX), R10
+	LEAQ   2048(DX), R11
+	MOVQ   $32, R12          // the step of the stores
+	VMOVDQU reverse<>(SB), Y13
+	TESTQ  BX, BX
+	JZ     lut
+	NEGQ   R12
+
+lut:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, 8(SI), Y0, Y0
+	VPSHUFB     Y10, Y0, Y1
+	VPSHUFB     Y11, Y0, Y2
+	VPSHUFB     Y12, Y0, Y3
+	VPCMPEQD    Y4, Y4, Y4
+	VPGATHERDD  Y4, (DX)(Y1*4), Y5
+	VPCMPEQD    Y4, Y4, Y4
+	VPGATHERDD  Y4, (R10)(Y2*4), Y6
+	VPCMPEQD    Y4, Y4, Y4
+	VPGATHERDD  Y4, (R11)(Y3*4), Y7
+	TESTQ       BX, BX
+	JZ          store
+	VPERMD      Y5, Y13, Y5
+	VPERMD      Y6, Y13, Y6
+	VPERMD      Y7, Y13, Y7
+
+store:
+	VMOVDQU Y5, (DI)
+	VMOVDQU Y6, (R8)
+	VMOVDQU Y7, (R9)
+	ADDQ    $24, SI
+	ADDQ    R12, DI
+	ADDQ    R12, R8
+	ADDQ    R12, R9
+	SUBQ    $8, CX
+	JNZ     lut
+	VZEROUPPER
+	RET
+
+// reverse is the permutation of 8 lanes that reverses them.
+DATA reverse<>+0(SB)/4, $7
+DATA reverse<>+4(SB)/4, $6
+DATA reverse<>+8(SB)/4, $5
+DATA reverse<>+12(SB)/4, $4
+DATA reverse<>+16(SB)/4, $3
+DATA reverse<>+20(SB)/4, $2
+DATA reverse<>+24(SB)/4, $1
+DATA reverse<>+28(SB)/4, $0
+GLOBL reverse<>(SB), RODATA|NOPTR, $32

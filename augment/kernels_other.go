@@ -11,3 +11,7 @@ func hrowAVX2(out, in *uint8, meta *int32, masks *uint8, w *int32, npairs int) {
 func vrowAVX2(out *uint8, n int, rows *uint8, stride int, k *int32, nk int) {
 	panic("unreachable")
 }
+
+func lutCHWAVX2(red, green, blue *float32, px *uint8, n int, lut *[3][256]float32, masks *[3][32]uint8, flip bool) {
+	panic("unreachable")
+}

@@ -46,3 +46,37 @@ func TestKernelsMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// TestLutCHWMatchGo checks the AVX2 writer of planar floats against the Go
+// loop, for every length from 0 to 40 pixels, mirrored or not.
+func TestLutCHWMatchGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this machine (or built with purego): the Go loops are the only path")
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	var lut [3][256]float32
+	for c := range lut {
+		for v := range lut[c] {
+			lut[c][v] = rng.Float32()
+		}
+	}
+	for n := range 41 {
+		px := make([]uint8, 3*n)
+		for i := range px {
+			px[i] = uint8(rng.IntN(256))
+		}
+		for _, flip := range []bool{false, true} {
+			var got, want [3][]float32
+			for c := range 3 {
+				got[c], want[c] = make([]float32, n), make([]float32, n)
+			}
+			useAVX2 = false
+			lutCHW(want[0], want[1], want[2], px, &lut, flip)
+			useAVX2 = true
+			lutCHW(got[0], got[1], got[2], px, &lut, flip)
+			if !slices.Equal(got[0], want[0]) || !slices.Equal(got[1], want[1]) || !slices.Equal(got[2], want[2]) {
+				t.Fatalf("%d pixels, flip %v: the kernel differs from the Go loop", n, flip)
+			}
+		}
+	}
+}

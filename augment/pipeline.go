@@ -298,7 +298,9 @@ func (p *Pipeline) ApplyRGB(dst []float32, img *codec.RGB, rng *rand.Rand) error
 }
 
 func (p *Pipeline) checkArgs(dst []float32, rng *rand.Rand) {
-	container.CheckArg(len(dst) == p.Len(), "augment.Pipeline.Apply", "len(dst)", len(dst), fmt.Sprintf("%d, the pipeline's Len", p.Len()))
+	if len(dst) != p.Len() {
+		container.CheckArg(false, "augment.Pipeline.Apply", "len(dst)", len(dst), fmt.Sprintf("%d, the pipeline's Len", p.Len()))
+	}
 	container.CheckArg(rng != nil, "augment.Pipeline.Apply", "rng", rng, "a *rand.Rand")
 }
 

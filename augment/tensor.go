@@ -64,21 +64,12 @@ func (s *tensorSink) rowAt(y, x0 int, px []uint8) {
 		g := s.dst[plane+y*w:][:w]
 		b := s.dst[2*plane+y*w:][:w]
 		if s.flip {
-			// Pixel x lands at w-1-(x0+x): write the mirrored span backwards.
+			// Pixel x lands at w-1-(x0+x): the mirrored span, backwards.
 			lo := w - x0 - n
-			r, g, b = r[lo:lo+n], g[lo:lo+n], b[lo:lo+n]
-			for x := range n {
-				p := px[3*x : 3*x+3 : 3*x+3]
-				o := n - 1 - x
-				r[o], g[o], b[o] = l0[p[0]], l1[p[1]], l2[p[2]]
-			}
+			lutCHW(r[lo:lo+n], g[lo:lo+n], b[lo:lo+n], px, s.lut, true)
 			return
 		}
-		r, g, b = r[x0:x0+n], g[x0:x0+n], b[x0:x0+n]
-		for x := range n {
-			p := px[3*x : 3*x+3 : 3*x+3]
-			r[x], g[x], b[x] = l0[p[0]], l1[p[1]], l2[p[2]]
-		}
+		lutCHW(r[x0:x0+n], g[x0:x0+n], b[x0:x0+n], px, s.lut, false)
 	case HWC:
 		row := s.dst[3*y*w:][:3*w]
 		if s.flip {
