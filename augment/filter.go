@@ -75,7 +75,7 @@ func ParseFilter(s string) (Filter, error) {
 			return Filter(f), nil
 		}
 	}
-	return 0, fmt.Errorf("augment: unknown filter %q", s)
+	return 0, fmt.Errorf("augment.ParseFilter: unknown filter %q", s)
 }
 
 // MXNetFilter returns the filter of MXNet's inter_method codes 0 to 4 (0

@@ -120,7 +120,7 @@ func NewMXNet(channels, height, width int) MXNet {
 // std_a are accepted and ignored: the output has three channels.
 func (m *MXNet) Set(name, value string) error {
 	bad := func(err error) error {
-		return fmt.Errorf("augment: MXNet parameter %s=%q: %v", name, value, err)
+		return fmt.Errorf("augment.MXNet.Set: %s=%q: %v: %w", name, value, err, ErrConfig)
 	}
 	v := strings.TrimSpace(value)
 	ints := map[string]*int{
@@ -185,7 +185,7 @@ func (m *MXNet) Set(name, value string) error {
 			return bad(err)
 		}
 	default:
-		return fmt.Errorf("augment: unknown MXNet parameter %q", name)
+		return fmt.Errorf("augment.MXNet.Set: unknown parameter %q: %w", name, ErrConfig)
 	}
 	return nil
 }
@@ -329,7 +329,7 @@ func (m MXNet) plan(src image.Point, rng *rand.Rand, g *geomPlan) error {
 	cropped := false
 	if m.MaxCropSize != -1 || m.MinCropSize != -1 {
 		if cur.X < m.MaxCropSize || cur.Y < m.MaxCropSize {
-			return fmt.Errorf("%w: the image is %dx%d after resize, warp and padding, smaller than max_crop_size %d", ErrTooSmall, cur.X, cur.Y, m.MaxCropSize)
+			return fmt.Errorf("%w: %dx%d after resize, warp and padding, max_crop_size %d", ErrTooSmall, cur.X, cur.Y, m.MaxCropSize)
 		}
 		size := m.MinCropSize + rng.IntN(m.MaxCropSize-m.MinCropSize+1)
 		y, x := cur.Y-size, cur.X-size

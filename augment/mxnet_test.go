@@ -232,8 +232,8 @@ func TestMXNetSet(t *testing.T) {
 		t.Errorf("New with every parameter set: %v", err)
 	}
 	for _, kv := range [][2]string{{"no_such", "1"}, {"resize", "1.5"}, {"rand_crop", "maybe"}, {"data_shape", "3,224"}, {"mean_img", "testdata/none.npy"}} {
-		if err := m.Set(kv[0], kv[1]); err == nil {
-			t.Errorf("Set(%q, %q) = nil, want an error", kv[0], kv[1])
+		if err := m.Set(kv[0], kv[1]); !errors.Is(err, ErrConfig) {
+			t.Errorf("Set(%q, %q) = %v, want an error wrapping ErrConfig", kv[0], kv[1], err)
 		}
 	}
 	bad := NewMXNet(3, 8, 8)

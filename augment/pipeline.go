@@ -13,11 +13,12 @@ import (
 
 var (
 	// ErrConfig is wrapped by the errors of [New] for steps that do not make a
-	// pipeline.
-	ErrConfig = errors.New("augment: invalid pipeline")
+	// pipeline, and of [MXNet.Set] for a parameter it cannot set.
+	ErrConfig = errors.New("invalid pipeline")
 	// ErrTooSmall is wrapped by the error of an image too small for the
-	// geometry (MXNet's max_crop_size larger than the image).
-	ErrTooSmall = errors.New("image too small")
+	// geometry (MXNet's max_crop_size larger than the image, as MXNet
+	// refuses it).
+	ErrTooSmall = errors.New("image too small for the augmentation")
 )
 
 // A Pipeline decodes an image and augments it into one float32 slot of a
@@ -82,11 +83,11 @@ type geomPlan struct {
 // the step at fault otherwise, or for a step's own bad values.
 func New(layout Layout, steps ...Step) (*Pipeline, error) {
 	if layout != CHW && layout != HWC {
-		return nil, fmt.Errorf("%w: layout %v", ErrConfig, layout)
+		return nil, fmt.Errorf("augment.New: layout %v: %w", layout, ErrConfig)
 	}
 	p := &Pipeline{layout: layout}
 	bad := func(i int, format string, args ...any) error {
-		return fmt.Errorf("%w: step %d (%T): %s", ErrConfig, i, steps[i], fmt.Sprintf(format, args...))
+		return fmt.Errorf("augment.New: step %d (%T): %s: %w", i, steps[i], fmt.Sprintf(format, args...), ErrConfig)
 	}
 	var (
 		resize   *Resize
@@ -179,9 +180,9 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 	}
 	if p.geom == nil {
 		if resize != nil {
-			return nil, fmt.Errorf("%w: Resize gives every image its own size: add a CenterCrop after it", ErrConfig)
+			return nil, fmt.Errorf("augment.New: Resize gives every image its own size, add a CenterCrop after it: %w", ErrConfig)
 		}
-		return nil, fmt.Errorf("%w: no geometry step (RandomResizedCrop, Resize and CenterCrop, CenterCrop)", ErrConfig)
+		return nil, fmt.Errorf("augment.New: no geometry step (RandomResizedCrop, Resize and CenterCrop, CenterCrop, MXNet): %w", ErrConfig)
 	}
 	if norm != nil {
 		torchLUT(&p.lut, &norm.Mean, &norm.Std)
@@ -290,7 +291,7 @@ func (p *Pipeline) ApplyRGB(dst []float32, img *codec.RGB, rng *rand.Rand) error
 	defer p.pool.Put(s)
 	g := &s.g
 	if err := p.geom.plan(img.Rect.Size(), rng, g); err != nil {
-		return fmt.Errorf("augment: %w", err)
+		return fmt.Errorf("augment.Pipeline.ApplyRGB: %w", err)
 	}
 	src := view{pix: img.Pix, stride: img.Stride, w: img.Rect.Dx(), h: img.Rect.Dy()}
 	p.finish(dst, s, src, &g.rs, rng)
