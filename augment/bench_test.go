@@ -19,9 +19,10 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/obskit/obskit/augment/internal/codec"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/imagecodec/turbo"
 )
 
 // BenchmarkImages is issue 16's speed comparison. An ImageNet-like set is
@@ -133,7 +134,7 @@ type benchSide struct {
 type benchImages struct {
 	files [][]byte
 	p     *Pipeline
-	dec   codec.Decoder
+	dec   imagecodec.Decoder
 }
 
 type benchBatch struct {
@@ -173,7 +174,7 @@ func (c *benchImages) GetObsRandInto(dst benchBatch, idx []int, r container.ObsR
 
 // kitSide is a shuffled epoch of the pipeline p with dec through eachobs in
 // batches of 64, with workers goroutines (0: serially).
-func kitSide(name string, set [][]byte, p *Pipeline, dec codec.Decoder, workers int) benchSide {
+func kitSide(name string, set [][]byte, p *Pipeline, dec imagecodec.Decoder, workers int) benchSide {
 	c := &benchImages{files: set, p: p, dec: dec}
 	opts := []eachobs.Option{eachobs.Shuffle(1)}
 	if workers > 0 {
@@ -198,13 +199,13 @@ func kitSide(name string, set [][]byte, p *Pipeline, dec codec.Decoder, workers 
 
 // decodeSide decodes every image of the set at full size with dec into one
 // reused buffer.
-func decodeSide(name string, set [][]byte, dec codec.Decoder) benchSide {
-	var img *codec.RGB
+func decodeSide(name string, set [][]byte, dec imagecodec.Decoder) benchSide {
+	var img *imagecodec.RGB
 	return benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
 		c0, t0 := processCPU(), time.Now()
 		for _, data := range set {
 			var err error
-			if img, _, err = dec.Decode(img, "bench.jpg", data, codec.Request{}); err != nil {
+			if img, _, err = dec.Decode(img, "bench.jpg", data, imagecodec.Request{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -214,18 +215,18 @@ func decodeSide(name string, set [][]byte, dec codec.Decoder) benchSide {
 
 // timedDecoder counts the CPU time its decoder spends, for one goroutine.
 type timedDecoder struct {
-	codec.Decoder
+	imagecodec.Decoder
 	cpu time.Duration
 }
 
-func (d *timedDecoder) Config(name string, data []byte) (codec.Config, error) {
+func (d *timedDecoder) Config(name string, data []byte) (imagecodec.Config, error) {
 	t := threadCPU()
 	c, err := d.Decoder.Config(name, data)
 	d.cpu += threadCPU() - t
 	return c, err
 }
 
-func (d *timedDecoder) Decode(dst *codec.RGB, name string, data []byte, req codec.Request) (*codec.RGB, float64, error) {
+func (d *timedDecoder) Decode(dst *imagecodec.RGB, name string, data []byte, req imagecodec.Request) (*imagecodec.RGB, float64, error) {
 	t := threadCPU()
 	img, scale, err := d.Decoder.Decode(dst, name, data, req)
 	d.cpu += threadCPU() - t
@@ -332,7 +333,7 @@ var makeBenchSet = sync.OnceValues(func() ([][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		img, _, err := codec.Std{}.Decode(nil, name, data, codec.Request{})
+		img, _, err := imagecodec.New(imagecodec.Options{}).Decode(nil, name, data, imagecodec.Request{})
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +374,8 @@ var makeBenchSet = sync.OnceValues(func() ([][]byte, error) {
 	return set, nil
 })
 
-// benchDecoders returns the fastest decoder of the build and the pure-Go one.
-func benchDecoders() (fast, slow codec.Decoder) {
-	return codec.Std{}, codec.Std{}
+// benchDecoders returns the fastest decoder of the build (libjpeg-turbo when
+// it is available) and the pure-Go one.
+func benchDecoders() (fast, slow imagecodec.Decoder) {
+	return turbo.New(imagecodec.Options{}), imagecodec.New(imagecodec.Options{})
 }

@@ -45,9 +45,10 @@
 // Pillow's pixels exactly, and the floats of ToTensor and [Normalize] are
 // computed as PyTorch computes them in float32: on the pixels Pillow decodes,
 // the evaluation transform equals torchvision's to the last bit. Through a
-// decoder the output inherits the decoder's differences from Pillow (the
-// tests hold the standard library's JPEG decoder within 2 levels of 255 of
-// torchvision after the evaluation transform). [ColorJitter] applies Pillow's
+// decoder the output inherits the decoder's differences from Pillow: none
+// with imagecodec/turbo's libjpeg-turbo, which decodes Pillow's pixels (the
+// evaluation transform of a JPEG is then torchvision's exactly), and at most
+// a level here and there with imagecodec's pure-Go decoder. [ColorJitter] applies Pillow's
 // ImageEnhance blends and HSV round trip with Pillow's arithmetic, exactly.
 // The random steps draw as torchvision draws, from the *rand.Rand they are
 // given instead of torch's generator.

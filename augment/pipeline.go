@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/obskit/obskit/augment/internal/codec"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/imagecodec"
 )
 
 var (
@@ -208,7 +208,7 @@ func (p *Pipeline) Len() int { return 3 * p.size.X * p.size.Y }
 // scratch is one goroutine's buffers, kept from image to image.
 type scratch struct {
 	rs   resampler
-	img  *codec.RGB
+	img  *imagecodec.RGB
 	rgb  []uint8 // the 8-bit output, when colour steps need it
 	ops  []colorOp
 	sink tensorSink
@@ -233,7 +233,7 @@ func (p *Pipeline) scratch() *scratch {
 // nothing once its buffers have grown to the largest image (the decoder may
 // allocate on its own). It panics with a *container.ArgError if dst has the
 // wrong length or rng is nil.
-func (p *Pipeline) Apply(dst []float32, dec codec.Decoder, name string, data []byte, rng *rand.Rand) error {
+func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
 	cfg, err := dec.Config(name, data)
 	if err != nil {
@@ -259,7 +259,7 @@ func (p *Pipeline) Apply(dst []float32, dec codec.Decoder, name string, data []b
 		y0, y1 := s.rs.v.span()
 		crop = image.Rect(x0, y0, x1, y1)
 	}
-	req := codec.Request{Crop: crop, Orient: p.orient}
+	req := imagecodec.Request{Crop: crop, Orient: p.orient}
 	if g.scalable {
 		req.Min = g.rs.out
 	}
@@ -285,7 +285,7 @@ func (p *Pipeline) Apply(dst []float32, dec codec.Decoder, name string, data []b
 // [Pipeline.Apply] does after decoding. With the pixels Pillow decodes, a
 // deterministic pipeline gives torchvision's floats exactly. It returns an
 // error only for an image too small for the geometry ([ErrTooSmall]).
-func (p *Pipeline) ApplyRGB(dst []float32, img *codec.RGB, rng *rand.Rand) error {
+func (p *Pipeline) ApplyRGB(dst []float32, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
 	s := p.scratch()
 	defer p.pool.Put(s)

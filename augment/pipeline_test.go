@@ -11,13 +11,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/obskit/obskit/augment/internal/codec"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/imagecodec/turbo"
 )
 
 // rgbOf returns v as a decoded image.
-func rgbOf(v view) *codec.RGB {
-	return &codec.RGB{Pix: v.pixels(), Stride: 3 * v.w, Rect: image.Rect(0, 0, v.w, v.h)}
+func rgbOf(v view) *imagecodec.RGB {
+	return &imagecodec.RGB{Pix: v.pixels(), Stride: 3 * v.w, Rect: image.Rect(0, 0, v.w, v.h)}
 }
 
 func evalSteps(resize int, crop image.Point, norm *Normalize) []Step {
@@ -59,11 +60,23 @@ func TestEvalTorchvision(t *testing.T) {
 	}
 }
 
-// TestEvalJPEG runs the evaluation transform on whole JPEGs through a decoder
-// and compares it with torchvision's (Pillow decoding with libjpeg-turbo):
-// within 2 levels of 255 where the decoders agree, which is everywhere but at
-// a few chroma edges for the standard library's decoder.
+// TestEvalJPEG runs the evaluation transform on whole JPEGs through the
+// decoders and compares it with torchvision's (Pillow decoding with
+// libjpeg-turbo): within 2 levels of 255, and exactly with libjpeg-turbo,
+// which decodes Pillow's pixels.
 func TestEvalJPEG(t *testing.T) {
+	decoders := map[string]imagecodec.Decoder{"pure Go": imagecodec.New(imagecodec.Options{})}
+	if err := turbo.Available(); err == nil {
+		decoders["libjpeg-turbo"] = turbo.New(imagecodec.Options{})
+	} else {
+		t.Logf("libjpeg-turbo is not tested: %v", err)
+	}
+	for name, dec := range decoders {
+		t.Run(name, func(t *testing.T) { testEvalJPEG(t, dec, name == "libjpeg-turbo") })
+	}
+}
+
+func testEvalJPEG(t *testing.T, dec imagecodec.Decoder, exact bool) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, c := range testCases(t).JPEG {
 		t.Run(c.Name, func(t *testing.T) {
@@ -76,7 +89,7 @@ func TestEvalJPEG(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := make([]float32, p.Len())
-			if err := p.Apply(got, codec.Std{}, c.Src, data, rng); err != nil {
+			if err := p.Apply(got, dec, c.Src, data, rng); err != nil {
 				t.Fatal(err)
 			}
 			want := expected[uint8](t, c.Name).Data()
@@ -92,6 +105,9 @@ func TestEvalJPEG(t *testing.T) {
 				}
 			}
 			t.Logf("max %d levels, mean %.3f, %d of %d values more than 2 levels off", maxd, mean, over, len(want))
+			if exact && maxd > 0 {
+				t.Errorf("max %d levels, want 0: libjpeg-turbo decodes Pillow's pixels", maxd)
+			}
 			if mean > 1 || float64(over) > 0.002*float64(len(want)) {
 				t.Errorf("max %d levels, mean %.3f (want <= 1), %d of %d values more than 2 levels off (want <= 0.2%%)", maxd, mean, over, len(want))
 			}
