@@ -9,4 +9,7 @@ require (
 	github.com/obskit/obskit v0.0.0
 )
 
-require golang.org/x/exp v0.0.0-20260209203927-2842357ff358 // indirect
+require (
+	golang.org/x/exp v0.0.0-20260209203927-2842357ff358 // indirect
+	golang.org/x/image v0.30.0 // indirect
+)
