@@ -72,7 +72,7 @@ lint: vet fmtcheck
 # reference in the same run, then the issues' speed targets, then Arrow and
 # Parquet (bench-columnar) and image decoding (bench-images: both decoders
 # beside Pillow).
-bench: $(BIN)/obskit-bench
+bench: deps $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 	$(MAKE) bench-columnar
 	$(MAKE) bench-images
@@ -91,7 +91,7 @@ bench-columnar:
 # bench/results/ (one file per machine, named after its CPU: a run replaces
 # its own machine's file and keeps the others'), then its chart and section
 # of docs/performance.md (make chart).
-compare: $(BIN)/obskit-bench
+compare: deps $(BIN)/obskit-bench
 	$(BIN)/obskit-bench compare -count $(COUNT) -python $(PYTHON) -out bench/results/ $(BENCHFLAGS)
 	$(MAKE) chart
 

@@ -39,6 +39,9 @@
 //   - imagedata: image data sets as labeled containers of encoded images: a
 //     folder per class (torchvision's ImageFolder), an im2rec list with its root,
 //     a RecordIO file of image records.
+//   - augment: torchvision's transforms and MXNet's ImageRecordIter
+//     augmentation, fused into one pipeline that decodes only the crop and writes
+//     float32 CHW or HWC into a slot of the batch.
 //   - columnar/arrowipc and columnar/parquet (a module of their own, with
 //     package columnar): Arrow IPC files and streams memory-mapped as zero-copy
 //     containers, and Parquet tables (one file or many) decoded a row group at a

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -51,7 +52,10 @@ import (
 // kit over torchvision per CPU second with the same number of workers;
 // x-decode, the pipeline (kit-w0) over full-size decoding with the same
 // decoder, per CPU second, and x-decode-go for the pure-Go decoder;
-// decode-share, the share of kit-w0's CPU time spent in the decoder.
+// decode-share, the share of kit-w0's CPU time spent in the decoder;
+// allocs/batch, the allocations of the process per batch in the steady state
+// of kit-w0's epoch (the largest over the runs), allocs/batch-w2 those of
+// kit-w2 and allocs/batch-go those of kit-go-w0, whose decoder allocates.
 func BenchmarkImages(b *testing.B) {
 	set := benchImageSet(b)
 	p, err := New(CHW, RandomResizedCrop{Size: image.Pt(224, 224)}, RandomHorizontalFlip{}, ImageNet)
@@ -60,11 +64,12 @@ func BenchmarkImages(b *testing.B) {
 	}
 	fast, slow := benchDecoders()
 	timed := &timedDecoder{Decoder: fast}
+	var allocs, allocsW2, allocsGo []float64
 	sides := []benchSide{
-		kitSide("kit-w0", set, p, timed, 0),
-		kitSide("kit-w1", set, p, fast, 1),
-		kitSide("kit-w2", set, p, fast, 2),
-		kitSide("kit-go-w0", set[:benchGoN], p, slow, 0),
+		kitSide("kit-w0", set, p, timed, 0, &allocs),
+		kitSide("kit-w1", set, p, fast, 1, new([]float64)),
+		kitSide("kit-w2", set, p, fast, 2, &allocsW2),
+		kitSide("kit-go-w0", set[:benchGoN], p, slow, 0, &allocsGo),
 		decodeSide("decode", set, fast),
 		decodeSide("decode-go", set[:benchGoN], slow),
 	}
@@ -111,6 +116,9 @@ func BenchmarkImages(b *testing.B) {
 	b.ReportMetric(perCPU("kit-w0")/perCPU("decode"), "x-decode")
 	b.ReportMetric(perCPU("kit-go-w0")/perCPU("decode-go"), "x-decode-go")
 	b.ReportMetric(decodeCPU.Seconds()/totals["kit-w0"].cpu.Seconds(), "decode-share")
+	b.ReportMetric(slices.Max(allocs), "allocs/batch")
+	b.ReportMetric(slices.Max(allocsW2), "allocs/batch-w2")
+	b.ReportMetric(slices.Max(allocsGo), "allocs/batch-go")
 }
 
 // benchN is the size of the set; the pure-Go decoder's sides, four times as
@@ -179,8 +187,9 @@ func (c *benchImages) GetObsRandInto(dst benchBatch, idx []int, r container.ObsR
 }
 
 // kitSide is a shuffled epoch of the pipeline p with dec through eachobs in
-// batches of 64, with workers goroutines (0: serially).
-func kitSide(name string, set [][]byte, p *Pipeline, dec imagecodec.Decoder, workers int) benchSide {
+// batches of 64, with workers goroutines (0: serially). It appends to allocs
+// the allocations per batch of the process in the steady state of the epoch.
+func kitSide(name string, set [][]byte, p *Pipeline, dec imagecodec.Decoder, workers int, allocs *[]float64) benchSide {
 	c := &benchImages{files: set, p: p, dec: dec}
 	opts := []eachobs.Option{eachobs.Shuffle(1)}
 	if workers > 0 {
@@ -194,12 +203,24 @@ func kitSide(name string, set [][]byte, p *Pipeline, dec imagecodec.Decoder, wor
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 		}
-		n := 0
+		n, batches := 0, 0
+		var m0, m1 runtime.MemStats
 		c0, t0 := processCPU(), time.Now()
 		for batch := range loop {
 			n += len(batch.Data.Y)
+			// The steady state: from the fifth batch of the epoch to the last,
+			// past the epoch's own setup.
+			if batches == 4 {
+				runtime.ReadMemStats(&m0)
+			}
+			batches++
 		}
-		return n, time.Since(t0), processCPU() - c0
+		wall, cpu := time.Since(t0), processCPU()-c0
+		if batches > 5 {
+			runtime.ReadMemStats(&m1)
+			*allocs = append(*allocs, float64(m1.Mallocs-m0.Mallocs)/float64(batches-5))
+		}
+		return n, wall, cpu
 	}}
 }
 
@@ -300,8 +321,8 @@ func torchvisionSides(b *testing.B, set [][]byte) []benchSide {
 		b.Fatalf("torchvision_peer.py: %q %v", out.Text(), out.Err())
 	}
 	var sides []benchSide
-	for w := range 3 {
-		sides = append(sides, benchSide{fmt.Sprintf("tv-w%d", w), func(b *testing.B) (int, time.Duration, time.Duration) {
+	for w, name := range []string{"tv-w0", "tv-w1", "tv-w2"} {
+		sides = append(sides, benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
 			fmt.Fprintln(in, "epoch", w)
 			if !out.Scan() {
 				b.Fatalf("torchvision_peer.py stopped: %v", out.Err())
