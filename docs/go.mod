@@ -4,10 +4,7 @@ go 1.24.0
 
 replace github.com/obskit/obskit => ../
 
-require (
-	github.com/google/go-cmp v0.7.0
-	github.com/obskit/obskit v0.0.0
-)
+require github.com/obskit/obskit v0.0.0
 
 require (
 	golang.org/x/exp v0.0.0-20260209203927-2842357ff358 // indirect

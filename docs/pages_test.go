@@ -71,14 +71,14 @@ func blocks(p page) []block {
 // kit's packages by the name of their directory, and the standard library's.
 var imports = map[string]string{
 	"bufio": "bufio", "bytes": "bytes", "errors": "errors", "filepath": "path/filepath",
-	"fmt": "fmt", "io": "io", "iter": "iter", "json": "encoding/json", "log": "log", "maps": "maps", "math": "math",
+	"fmt": "fmt", "image": "image", "io": "io", "iter": "iter", "json": "encoding/json", "log": "log", "maps": "maps", "math": "math",
 	"os": "os", "rand": "math/rand/v2", "slices": "slices", "sort": "sort",
 	"strconv": "strconv", "strings": "strings", "sync": "sync", "time": "time",
 }
 
 func init() {
-	for _, dir := range []string{"arraycontainer", "batchview", "container", "convert", "csvdata",
-		"datasets", "eachobs", "idx", "imagecodec", "imagedata", "index", "mix", "npy", "obsdim",
+	for _, dir := range []string{"arraycontainer", "augment", "batchview", "container", "convert", "csvdata",
+		"datasets", "eachobs", "idx", "imagecodec", "imagecodec/turbo", "imagedata", "index", "mix", "npy", "obsdim",
 		"provider", "recordio", "stream", "stream/resumable", "subset", "transform", "tuples"} {
 		imports[filepath.Base(dir)] = "github.com/obskit/obskit/" + dir
 	}
