@@ -47,6 +47,7 @@ func NewNumbers[E arraycontainer.Number](op string, s Chunks[E], shape []int, wh
 	for _, d := range shape {
 		w *= d
 	}
+	s.index()
 	c := &Numbers[E]{op: opNames(op), chunks: s, width: w, shape: shape, whole: whole}
 	if s.Region != nil && whole == nil && w > 0 {
 		c.flat, c.at = mapped(s)

@@ -75,12 +75,37 @@ type Chunks[E any] struct {
 	// Region is the file mapping the parts view, nil for Go memory: the
 	// containers keep it reachable and guard their reads of it against faults.
 	Region *mmap.Region
+
+	// every is the rows of each chunk when all but the last have the same
+	// number (Arrow writers' fixed batch sizes, Parquet's row groups), so
+	// that find divides instead of searching; 0 otherwise. Set by index.
+	every int
+}
+
+// index prepares s for find; the containers' constructors call it.
+func (s *Chunks[E]) index() {
+	n := len(s.Starts) - 1
+	if n < 1 {
+		return
+	}
+	r := s.Starts[1] - s.Starts[0]
+	for c := 1; c < n-1; c++ {
+		if s.Starts[c+1]-s.Starts[c] != r {
+			return
+		}
+	}
+	if r > 0 && s.Starts[n]-s.Starts[n-1] <= r {
+		s.every = r
+	}
 }
 
 func (s *Chunks[E]) nobs() int { return s.Starts[len(s.Starts)-1] }
 
 // find returns the chunk holding row i.
 func (s *Chunks[E]) find(i int) int {
+	if s.every > 0 {
+		return i / s.every
+	}
 	return sort.SearchInts(s.Starts[1:], i+1)
 }
 

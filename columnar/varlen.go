@@ -24,6 +24,7 @@ type Lists[E any] struct {
 // NewLists returns the container of the variable-length column in the chunks
 // s, whose parts have offsets. op names it in panics. Format packages call it.
 func NewLists[E any](op string, s Chunks[E]) *Lists[E] {
+	s.index()
 	return &Lists[E]{op: opNames(op), chunks: s}
 }
 
@@ -76,6 +77,7 @@ type Strings struct {
 // NewStrings returns the container of the text column in the chunks s. op
 // names it in panics. Format packages call it.
 func NewStrings(op string, s Chunks[byte]) *Strings {
+	s.index()
 	return &Strings{op: opNames(op), chunks: s}
 }
 

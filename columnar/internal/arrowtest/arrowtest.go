@@ -80,7 +80,9 @@ func Write(cols []Column, o Options) []byte {
 // writeMessage writes an encapsulated message and returns the length of its
 // prefix and metadata.
 func writeMessage(out *bytes.Buffer, meta, body []byte) int {
-	pad := (8 - (8+len(meta))%8) % 8
+	// The body starts 64-aligned in the file, as Arrow recommends and its
+	// writers do, so that rows are aligned as in a .npy file.
+	pad := (64 - (out.Len()+8+len(meta))%64) % 64
 	out.Write([]byte{0xFF, 0xFF, 0xFF, 0xFF})
 	binary.Write(out, binary.LittleEndian, int32(len(meta)+pad))
 	out.Write(meta)
@@ -138,7 +140,7 @@ func batch(cols []Column, lo, hi, codec int) ([]byte, []byte) {
 		}
 		off := body.Len()
 		body.Write(b)
-		for body.Len()%8 != 0 {
+		for body.Len()%64 != 0 {
 			body.WriteByte(0)
 		}
 		bufs = binary.LittleEndian.AppendUint64(bufs, uint64(off))
