@@ -99,21 +99,11 @@ func checkFixture(t *testing.T, path string, fx interop.Fixture) {
 		if got := bin.GetObs(i); got != string(w.Bin) {
 			t.Fatalf("bin[%d] = %x, want %x", i, got, w.Bin)
 		}
-		wantName := ""
-		if w.Name != nil {
-			wantName = *w.Name
-		}
+		wantName := w.NameOr()
 		if got := name.GetObs(i); got != wantName || nameValid[i] != (w.Name != nil) {
 			t.Fatalf("name[%d] = %q valid %v, want %q valid %v", i, got, nameValid[i], wantName, w.Name != nil)
 		}
-		wantToks := []int32{}
-		for _, v := range w.Toks {
-			if v == nil {
-				wantToks = append(wantToks, -1)
-			} else {
-				wantToks = append(wantToks, *v)
-			}
-		}
+		wantToks := w.TokensFilled(-1)
 		if got := toks.GetObs(i); !cmp.Equal(got, wantToks) || toksValid[i] != (w.Toks != nil) {
 			t.Fatalf("toks[%d] = %v valid %v, want %v valid %v", i, got, toksValid[i], wantToks, w.Toks != nil)
 		}

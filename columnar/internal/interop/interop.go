@@ -130,3 +130,27 @@ func Regenerate(t *testing.T) string {
 	}
 	return out
 }
+
+// NameOr returns the row's name, or empty for a null: what a Strings container
+// read with NullEmpty gives.
+func (r Row) NameOr() string {
+	if r.Name == nil {
+		return ""
+	}
+	return *r.Name
+}
+
+// TokensFilled returns the row's tokens with fill for each null value, and
+// an empty list for a null list: what a Lists container read with NullEmpty and
+// Fill(fill) gives.
+func (r Row) TokensFilled(fill int32) []int32 {
+	out := []int32{}
+	for _, v := range r.Toks {
+		if v == nil {
+			out = append(out, fill)
+		} else {
+			out = append(out, *v)
+		}
+	}
+	return out
+}
