@@ -46,6 +46,10 @@
 //     package columnar): Arrow IPC files and streams memory-mapped as zero-copy
 //     containers, and Parquet tables (one file or many) decoded a row group at a
 //     time, their columns as arrays, lists and strings with nulls kept explicit.
+//   - imagecodec: JPEG, PNG, GIF and WebP decoded into reused RGB buffers, found
+//     by content, with crops, EXIF orientation and a pixel limit, giving Pillow's
+//     pixels; pure Go, or libjpeg-turbo with DCT scaling and crop regions through
+//     imagecodec/turbo (the README says which decoder a build gets).
 //   - datasets: iris and the handwritten digits, embedded, as (features, targets)
 //     tuples ready to split.
 //

@@ -34,10 +34,6 @@
 //
 // # Coming from other libraries
 //
-//   - MLUtils.jl BatchView(data; batchsize, partial): New(data, size, index.Keep or
-//     index.Drop).
-//   - MXNet last_batch_handle 'pad' / 'discard' / 'roll_over': index.Pad / Drop /
-//     RollOver; NDArrayIter's getpad() is size - Real.
-//   - PyTorch BatchSampler(sampler, batch_size, drop_last): New over a shuffled view;
-//     for the full training loop use eachobs.
+// MLUtils' BatchView, MXNet's last_batch_handle and PyTorch's BatchSampler are
+// mapped to these in the guide's docs/from-*.md pages (in the repository).
 package batchview

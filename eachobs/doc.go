@@ -16,9 +16,8 @@
 //
 // # The loops
 //
-//   - [Loader]: the multi-epoch training loop. With [Shuffle](seed), epoch e is
-//     shuffled by a permutation derived from (seed, e), so every epoch can be
-//     produced on its own: [Loader.Epoch] runs one, [Loader.Resume] runs from a
+//   - [Loader]: the multi-epoch training loop. With [Shuffle](seed), every epoch
+//     can be produced on its own: [Loader.Epoch] runs one, [Loader.Resume] runs from a
 //     saved [Position] through all later epochs.
 //   - [Batches]: the thin form of a Loader: each range statement runs the next
 //     epoch.
@@ -52,8 +51,7 @@
 // # Epochs, seeds and resuming
 //
 // A [Loader] built with NewLoader(data, size, Shuffle(seed)) visits epoch e in the
-// order rand.New(rand.NewPCG(seed, e)).Perm(n); without Shuffle every epoch is in
-// data order. Equal seeds give equal sequences on every machine and for every
+// order [Shuffle] defines; without Shuffle every epoch is in data order. Equal seeds give equal sequences on every machine and for every
 // prefetch and worker setting. The epoch number itself is bounded only by int
 // arithmetic (index.Plan.MaxEpoch, about math.MaxInt/n). Each batch carries its
 // [Position] (seed, epoch, batch); after consuming batch b save b.Next(), and
@@ -67,7 +65,7 @@
 // every epoch's order. P processes that build a [Loader] with one seed and their
 // own part see disjoint shares of one global permutation per epoch, PyTorch's
 // DistributedSampler with set_epoch; the part of epoch e is exactly
-// subset.Partition of the data shuffled by rand.NewPCG(seed, e).
+// subset.Partition of the data in epoch e's order.
 //
 // # Random transforms
 //
@@ -129,30 +127,6 @@
 //
 // # Coming from other libraries
 //
-//	MLUtils.jl / MLDataPattern.jl        here
-//	eachobs(data)                        Obs(data)
-//	eachbatch(data; size)                Batches(data, size)
-//	DataLoader(data; batchsize,          Batches(data, size, Shuffle(seed),
-//	  shuffle, partial=false,              Tail(index.Drop),
-//	  buffer=true, parallel=true)          Prefetch(1), Workers(w))  (ordered)
-//	BatchView(data; partial)             batchview.New(data, size, tail)
-//	RandomObs, RandomBatches             RandomObs, RandomBatches
-//
-//	PyTorch                              here
-//	DataLoader(ds, batch_size,           NewLoader(ds, size, Shuffle(seed),
-//	  shuffle=True, drop_last,             Tail(index.Drop),
-//	  num_workers, prefetch_factor)        Workers(w), Prefetch(k))
-//	sampler.set_epoch(e)                 Loader.Epoch(e)
-//	DistributedSampler(ds, num_replicas, NewLoader(ds, size, Shuffle(seed),
-//	  rank, shuffle, seed, drop_last)      Partition(index.Part{Index: rank,
-//	                                       Parts: world, Strided: true,
-//	                                       Tail: index.Pad}))
-//	StatefulDataLoader state_dict        Position, Loader.Resume
-//
-//	MXNet                                here
-//	NDArrayIter(last_batch_handle=       Tail(index.Pad / Drop / RollOver)
-//	  'pad'/'discard'/'roll_over')
-//	DataBatch.pad, count_samples         Batch.Pad(), Batch.Real
-//	PrefetchingIter                      Prefetch(k)
-//	part_index, num_parts                Partition(index.Part{Index, Parts})
+// The guide's docs/from-pytorch.md and docs/from-mlutils.md (in the repository)
+// map PyTorch's and MLUtils' loops to these.
 package eachobs

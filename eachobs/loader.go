@@ -16,9 +16,9 @@ import (
 var ErrPosition = errors.New("position does not fit the loader")
 
 // A Loader is a multi-epoch batch loop whose every random choice derives from a
-// seed: with [Shuffle](seed), epoch e visits the container in the permutation drawn
-// from rand.New(rand.NewPCG(seed, e)), so any epoch, and any batch within it, can
-// be produced without running the ones before. This gives
+// seed: with [Shuffle](seed), epoch e visits the container in an order that
+// depends on (seed, e) alone, so any epoch, and any batch within it, can be
+// produced without running the ones before. This gives
 //
 //   - reproducible training: equal seeds give equal sequences, whatever the
 //     prefetch and worker settings;

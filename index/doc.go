@@ -1,6 +1,7 @@
 // Package index is the kit's index arithmetic: which observations a loop visits,
 // in which order and in which batches, as pure functions of small integers. It
-// holds no data and imports no container; subset, batchview, eachobs, stream and
+// holds no data and takes no container (it imports package container only for
+// its typed panics and its Resize helper); subset, batchview, eachobs, stream and
 // provider all take their rules from here, so that a batch, a tail policy, a
 // partition or a permutation means the same thing in every package.
 //

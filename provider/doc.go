@@ -51,29 +51,9 @@
 //
 // # Coming from MXNet.jl
 //
-//	MXNet.jl                                   here
-//	ArrayDataProvider(:data => x,              New(data, label, size,
-//	  :label => y; batch_size, shuffle,          Loop(eachobs.Shuffle(seed)),
-//	  data_padding, label_padding)               PadWith(v), PadSource(name, v))
-//	provide_data(p), provide_label(p)          p.ProvideData(), p.ProvideLabel()
-//	get_batch_size(p)                          p.BatchSize()
-//	reset!(p); for b in eachbatch(p)           for b := range p.Epoch(e)
-//	count_samples(p, b)                        b.Real
-//	get_pad, getpad() (DataBatch.pad)          b.Pad()
-//	get_data(p, b), get_label(p, b)            b.Data.X, b.Data.Y
-//	get(p, b, name)                            p.Data(b, name), p.Label(b, name)
-//	load_data!(p, b, targets),                 Split(b, k), SplitInto(prev, b, k):
-//	  load_label!(p, b, targets)                 k views, no copy
-//	last_batch_handle pad/discard/roll_over    Loop(eachobs.Tail(index.Pad/Drop/RollOver))
-//	part_index, num_parts                      Loop(eachobs.Partition(index.Part{Index, Parts}))
-//	PrefetchingIter                            Loop(eachobs.Prefetch(k))
-//	(none: providers are stateful)             p.Resume(pos), pos = b.Next()
-//
-// Differences: a provider is immutable, so epochs are numbered by the caller
-// (there is no reset!) and several loops may read one provider at once. Padding
-// values are float64 (MXNet.jl's Real) converted to each source's element type;
-// one that does not fit is an error, not a silent rounding. Batches are valid
-// until the loop body returns, as MXNet's are until the next batch.
+// The guide's docs/from-mxnet.md (in the repository) maps MXNet.jl's calls to
+// these. A provider is immutable: the caller numbers the epochs (there is no
+// reset!), and several loops may read one provider at once.
 //
 // # Limits
 //

@@ -22,7 +22,7 @@ type config struct {
 }
 
 // Loop passes options to the provider's loop, an eachobs.Loader: eachobs.Shuffle
-// (a permutation of (seed, epoch) per epoch, MXNet.jl's shuffle=true),
+// (MXNet.jl's shuffle=true),
 // eachobs.Tail (the last batch), eachobs.Partition (MXNet's part_index and
 // num_parts), eachobs.Prefetch (MXNet's PrefetchingIter) and eachobs.Workers. They
 // mean what they mean in package eachobs. Loop panics with a

@@ -239,9 +239,8 @@ func (p *Provider[D, L]) find(op, name string, sources []Desc) int {
 }
 
 // Epoch returns a loop over the batches of epoch e, MXNet's eachbatch after
-// reset!: range Epoch(0), Epoch(1), ... for successive epochs. With
-// eachobs.Shuffle, epoch e is shuffled by the permutation of (seed, e); without,
-// every epoch visits the data in order. Batches carry Pos = (seed, e, k). The
+// reset!: range Epoch(0), Epoch(1), ... for successive epochs, each in
+// eachobs.Shuffle's order of that epoch (in data order without Shuffle). Batches carry Pos = (seed, e, k). The
 // yielded batches live in buffers the loop reuses: they are valid until the loop
 // body returns. The loop may be ranged several times and from several goroutines
 // at once. Epoch panics with a [*container.ArgError] if e is outside the

@@ -111,35 +111,8 @@
 // functions allow it: each pass has its own buffers and goroutines. The shuffles
 // draw from one *rand.Rand in every pass, so give each goroutine its own.
 //
-// # From PaddlePaddle
+// # Coming from PaddlePaddle, Fuel or tf.data
 //
-//	reader creator                 Defer, or any Reader built from functions
-//	map_readers(func, r)           Map, MapErr
-//	xmap_readers(func, r, n, ...)  ParallelMap (order kept; Unordered to release it)
-//	shuffle(r, buf_size)           BlockShuffle
-//	chain(r1, r2)                  Chain
-//	compose(r1, r2, check_alignment=True)  Zip, ZipN with Strict
-//	buffered(r, size)              Prefetch
-//	firstn(r, n)                   Take
-//	cache(r)                       Cache
-//	batch(r, batch_size, drop_last)  Batches with index.Keep or index.Drop
-//
-// # From Fuel
-//
-//	Dataset (IndexableDataset)          any container.Container or container.Batched
-//	DataStream(dataset, scheme)         Gather (batch schemes), Examples (example schemes)
-//	SequentialScheme, ShuffledScheme    index.Batches, index.ShuffledBatches
-//	Sequential/ShuffledExampleScheme    index.Sequential, index.Shuffled
-//	ConstantScheme                      index.Sizes with BatchSizes
-//	get_epoch_iterator()                one range over the reader
-//	Mapping, Filter                     Map (MapErr), Filter
-//	Batch, Unpack                       Batches, Unbatch
-//	SortMapping over a large batch      SortWindow
-//	Padding (adds <name>_mask)          Mask, MaskBatch (the Mask field of Masked)
-//	Merge                               Zip, ZipN
-//	ScaleAndShift, Cast                 Map with convert.ScaleInto, MapErr with convert.CastInto
-//
-// tf.data's Dataset.shuffle is [ShuffleBuffer], its map with num_parallel_calls
-// is [ParallelMap], its prefetch is [Prefetch], and bucket_by_sequence_length is
-// [Bucket] followed by [Mask].
+// The guide's docs/from-paddle-fuel.md (in the repository) maps their readers,
+// schemes and wrappers to these.
 package stream

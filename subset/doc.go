@@ -150,23 +150,6 @@
 //
 // # MLUtils and scikit-learn
 //
-//	MLUtils.jl               scikit-learn                   here
-//	obsview(x, idx)          -                              Of(x, idx) (0-based)
-//	shuffleobs(x)            shuffle(x)                     Shuffle(x, rng)
-//	splitobs(x; at)          -                              Split(x, nil, at...)
-//	splitobs(x; at,          train_test_split(x,            Split(x, rng, at...)
-//	  shuffle=true)            train_size=at)               (sizes may differ by one)
-//	splitobs(n; at)          -                              Split(Iota(n), nil, at...)
-//	splitobs(x; at,          train_test_split(x,            StratifiedSplit(Zip2(x, y),
-//	  stratified=y)            stratify=y)                    rng, at...)
-//	kfolds(x, k)             KFold(k)                       KFolds(x, nil, k)
-//	kfolds(shuffleobs(x),k)  KFold(k, shuffle=True)         KFolds(x, rng, k)
-//	-                        StratifiedKFold(k)             StratifiedKFolds(xy, nil, k)
-//	leavepout(x, p)          -                              LeaveOut(x, nil, p)
-//	-                        TimeSeriesSplit(k, ...)        TimeSeriesFolds(x, k, TimeSeries{...})
-//	oversample(x, y)         -                              Oversample(xy, rng, 1)
-//	undersample(x, y)        -                              Undersample(xy, rng)
-//	randobs(x, n)            resample(x, n_samples=n)       RandObs(x, rng, n)
-//	group_indices(y)         -                              Classes(xy)
-//	targets(x)               -                              tuples.Labels(xy)
+// The guide's docs/from-mlutils.md and docs/from-sklearn.md (in the repository)
+// map their calls to these, with the differences that change results.
 package subset
