@@ -34,4 +34,9 @@
 // (Windows), and Filter and GroupBy choose by looking at the observations, as
 // MLUtils groups them. transform.Map reads better than subset.Map, and subset
 // stays about index lists.
+//
+// # Arguments
+//
+// Every function checks its arguments when it is called: a nil container or
+// function panics there with a *container.ArgError, not at the first read.
 package transform

@@ -11,6 +11,7 @@ import (
 // that does not call keep again. To choose by label without loading
 // observations, use [subset.Classes] and [subset.Of].
 func Filter[T, B any](c container.Batched[T, B], keep func(T) bool) *subset.View[T, B] {
+	check("transform.Filter", c == nil, "keep function", keep == nil)
 	var idx []int
 	for i := range c.Nobs() {
 		if keep(c.GetObs(i)) {
@@ -18,6 +19,14 @@ func Filter[T, B any](c container.Batched[T, B], keep func(T) bool) *subset.View
 		}
 	}
 	return subset.Of(c, idx)
+}
+
+// check panics with a *container.ArgError naming op when the container is nil
+// or the function arg is nil: the kit's functions check their arguments when
+// they are called, not at the first read.
+func check(op string, nilContainer bool, arg string, nilFunc bool) {
+	container.CheckArg(!nilContainer, op, "container", "nil", "a container")
+	container.CheckArg(!nilFunc, op, arg, "nil", "a function")
 }
 
 // A Group is the observations of a container that share one key.
@@ -33,6 +42,7 @@ type Group[K comparable, T, B any] struct {
 // once. Keys compare with ==. To group labeled data by label without loading
 // observations, use [subset.Classes].
 func GroupBy[K comparable, T, B any](c container.Batched[T, B], key func(T) K) []Group[K, T, B] {
+	check("transform.GroupBy", c == nil, "key function", key == nil)
 	n := c.Nobs()
 	keys := make([]K, n)
 	for i := range keys {

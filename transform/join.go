@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/obskit/obskit/container"
@@ -38,7 +39,8 @@ type Joined[T any] struct {
 func Join[T any](parts ...container.Container[T]) *Joined[T] {
 	j := &Joined[T]{start: []int{0}}
 	j.tmp.New = func() any { return new([]T) }
-	for _, p := range parts {
+	for k, p := range parts {
+		container.CheckArg(p != nil, "transform.Join", fmt.Sprintf("part %d", k), "nil", "a container")
 		if sub, ok := p.(*Joined[T]); ok {
 			for k, q := range sub.parts {
 				j.add(q, sub.start[k+1]-sub.start[k])

@@ -24,6 +24,7 @@ type Mapped[T, U any] struct {
 // a batched source's gather kernel, use [MapBatches]. f must be safe for
 // concurrent use if the result is read by several goroutines.
 func Map[T, U any](c container.Container[T], f func(T) U) *Mapped[T, U] {
+	check("transform.Map", c == nil, "function", f == nil)
 	return &Mapped[T, U]{src: c, f: f}
 }
 
@@ -80,6 +81,8 @@ type MappedBatches[T, B, U, C any] struct {
 // and one call per batch, at the source's speed. obs and batch must be safe for
 // concurrent use if the result is read by several goroutines.
 func MapBatches[T, B, U, C any](c container.Batched[T, B], obs func(T) U, batch func(dst C, src B) C) *MappedBatches[T, B, U, C] {
+	check("transform.MapBatches", c == nil, "observation function", obs == nil)
+	check("transform.MapBatches", false, "batch function", batch == nil)
 	m := &MappedBatches[T, B, U, C]{src: c, obs: obs, batch: batch}
 	m.scratch.New = func() any { return new(B) }
 	return m

@@ -36,6 +36,7 @@ type RandMapped[T, U any] struct {
 // for concurrent use if the result is read by several goroutines (each with its
 // own ObsRand, as the loops' workers are).
 func MapRand[T, U any](c container.Container[T], f func(x T, rng *rand.Rand) U) *RandMapped[T, U] {
+	check("transform.MapRand", c == nil, "function", f == nil)
 	return &RandMapped[T, U]{src: c, f: f}
 }
 

@@ -320,3 +320,35 @@ func TestWindows(t *testing.T) {
 		t.Errorf("window 7 starts with %d, want 56", buf[1][0])
 	}
 }
+
+// TestArgumentsCheckedAtTheCall: a nil container or function panics with a
+// *container.ArgError when the transform is built, naming the function and the
+// argument, instead of at the first read (issue 14: Map, MapBatches, Filter,
+// GroupBy and Join checked nothing when called).
+func TestArgumentsCheckedAtTheCall(t *testing.T) {
+	c := container.Slice[int]{1, 2, 3}
+	double := func(v int) int { return 2 * v }
+	tests := []struct {
+		op, arg string
+		call    func()
+	}{
+		{"transform.Map", "function", func() { transform.Map[int, int](c, nil) }},
+		{"transform.Map", "container", func() { transform.Map(container.Container[int](nil), double) }},
+		{"transform.MapBatches", "batch function", func() { transform.MapBatches[int, []int, int, []int](c, double, nil) }},
+		{"transform.MapRand", "function", func() { transform.MapRand[int, int](c, nil) }},
+		{"transform.Filter", "keep function", func() { transform.Filter(c, nil) }},
+		{"transform.GroupBy", "key function", func() { transform.GroupBy[int](c, nil) }},
+		{"transform.Join", "part 1", func() { transform.Join(container.Container[int](c), nil) }},
+	}
+	for _, tc := range tests {
+		func() {
+			defer func() {
+				var ae *container.ArgError
+				if err, _ := recover().(error); !errors.As(err, &ae) || ae.Op != tc.op || ae.Arg != tc.arg {
+					t.Errorf("%s with a nil %s: panic %v, want an ArgError naming both", tc.op, tc.arg, err)
+				}
+			}()
+			tc.call()
+		}()
+	}
+}
