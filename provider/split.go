@@ -5,6 +5,7 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 )
 
 // Range returns slots lo..hi-1 of b as a batch whose arrays are views of b's
@@ -44,9 +45,8 @@ func views[E arraycontainer.Number](dst, src []*arraycontainer.Array[E], lo, hi 
 }
 
 // Split cuts b along the batch into k slices for k devices, MXNet's load_data!
-// and load_label! into device slices: slice j holds slots
-// [j*q + min(j, r), (j+1)*q + min(j+1, r)) with q, r = len/k, len%k, so the first
-// r slices hold one slot more. The slices are views ([Range]): no observation is
+// and load_label! into device slices: slice j holds the slots of index.Chunk(len,
+// k, j), so sizes differ by at most one, larger first. The slices are views ([Range]): no observation is
 // copied, and writes through them are seen in b. A batch shorter than k (a last
 // batch with the index.Keep tail) gives empty slices at the end. Split allocates
 // the slices and the views' headers; [SplitInto] reuses them. It panics with a
@@ -69,11 +69,10 @@ func Split[D, L arraycontainer.Number](b Batch[D, L], k int) []Batch[D, L] {
 // [*container.ArgError] if k < 1.
 func SplitInto[D, L arraycontainer.Number](dst []Batch[D, L], b Batch[D, L], k int) []Batch[D, L] {
 	container.CheckArg(k >= 1, "provider.Split", "number of slices", k, ">= 1")
-	n := len(b.Indices)
-	q, r := n/k, n%k
 	dst = container.Resize(dst, k)
 	for j := range dst {
-		dst[j] = sliceInto(dst[j], b, j*q+min(j, r), (j+1)*q+min(j+1, r))
+		lo, hi := index.Chunk(len(b.Indices), k, j)
+		dst[j] = sliceInto(dst[j], b, lo, hi)
 	}
 	return dst
 }
