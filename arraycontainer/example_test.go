@@ -2,6 +2,7 @@ package arraycontainer_test
 
 import (
 	"fmt"
+	"log"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/obsdim"
@@ -66,7 +67,10 @@ func ExampleNewStrided() {
 // A batch buffer allocated once and reused for every batch: after the first call,
 // GetObsInto allocates nothing.
 func ExampleArray_GetObsInto() {
-	x, _ := arraycontainer.New([]int{0, 1, 10, 11, 20, 21, 30, 31}, []int{4, 2}, obsdim.First)
+	x, err := arraycontainer.New([]int{0, 1, 10, 11, 20, 21, 30, 31}, []int{4, 2}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
 	var batch *arraycontainer.Array[int]
 	for _, idx := range [][]int{{3, 0}, {1, 2}, {2}} {
 		batch = x.GetObsInto(batch, idx)
@@ -83,11 +87,14 @@ func ExampleArray_GetObsInto() {
 // Data stored observation-last gathers one element per cache line. ObsFirst
 // relayouts it once; afterwards every batch is a block copy.
 func ExampleArray_ObsFirst() {
-	x, _ := arraycontainer.New([]float64{
+	x, err := arraycontainer.New([]float64{
 		0, 3, 6, 9,
 		1, 4, 7, 10,
 		2, 5, 8, 11,
 	}, []int{3, 4}, obsdim.Last)
+	if err != nil {
+		log.Fatal(err)
+	}
 	f := x.ObsFirst()
 	fmt.Println(f.Shape(), f.Dim(), f.IsContiguous())
 	fmt.Println(f)
@@ -103,7 +110,10 @@ func ExampleArray_ObsFirst() {
 
 // ObsRange is a view: it shares memory with the array and costs no copy.
 func ExampleArray_ObsRange() {
-	x, _ := arraycontainer.New([]int{0, 1, 2, 3, 4, 5}, []int{6}, obsdim.First)
+	x, err := arraycontainer.New([]int{0, 1, 2, 3, 4, 5}, []int{6}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
 	head := x.ObsRange(1, 4)
 	head.Set(100, 0)
 	fmt.Println(head, x)
@@ -113,9 +123,15 @@ func ExampleArray_ObsRange() {
 // A rank-1 label array becomes a container of plain values, ready to be the
 // target member of a tuple.
 func ExampleArray_Scalars() {
-	labels, _ := arraycontainer.New([]uint8{7, 2, 1}, []int{3}, obsdim.First)
+	labels, err := arraycontainer.New([]uint8{7, 2, 1}, []int{3}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(labels.GetObs(0).Item())
-	s, _ := labels.Scalars()
+	s, err := labels.Scalars()
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(s.GetObs(0), s.GetObsInto(nil, []int{2, 1}))
 	// Output:
 	// 7

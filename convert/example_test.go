@@ -2,6 +2,7 @@ package convert_test
 
 import (
 	"fmt"
+	"log"
 	"math"
 	"math/rand/v2"
 
@@ -48,7 +49,10 @@ func ExampleStandardize() {
 	if err != nil {
 		panic(err)
 	}
-	again, _ := convert.MeanStd(xs)
+	again, err := convert.MeanStd(xs)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("after: mean %.2f std %.2f\n", rounded(again.Mean), rounded(again.Std))
 	// Output:
 	// mean [5.84 3.06 3.76 1.20]

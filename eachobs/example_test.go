@@ -2,6 +2,7 @@ package eachobs_test
 
 import (
 	"fmt"
+	"log"
 	"math/rand/v2"
 	"slices"
 
@@ -14,7 +15,10 @@ import (
 func ExampleBatches() {
 	x := container.FromSlice([]float64{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6})
 	y := container.FromSlice([]string{"a", "b", "a", "b", "a", "b", "a"})
-	data, _ := tuples.Zip2(x, y)
+	data, err := tuples.Zip2(x, y)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	// b.Data is a tuples.Pair of batches, valid until the next step.
 	for b := range eachobs.Batches(data, 3) {
@@ -102,7 +106,10 @@ func ExampleLoader_Resume() {
 
 	// A first run stops after two batches and saves its position.
 	var saved eachobs.Position
-	seq, _ := l.Resume(eachobs.Position{Seed: l.Seed()})
+	seq, err := l.Resume(eachobs.Position{Seed: l.Seed()})
+	if err != nil {
+		log.Fatal(err)
+	}
 	for b := range seq {
 		fmt.Println(b.Pos, b.Data)
 		saved = b.Next()
@@ -111,7 +118,7 @@ func ExampleLoader_Resume() {
 		}
 	}
 	// A second run resumes exactly there, into the next epoch.
-	seq, err := l.Resume(saved)
+	seq, err = l.Resume(saved)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -213,7 +220,10 @@ func ExamplePartition() {
 func ExampleBalancedObs() {
 	x := container.FromSlice([]float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6})
 	y := container.FromSlice([]string{"common", "common", "common", "common", "common", "rare"})
-	data, _ := tuples.Zip2(x, y)
+	data, err := tuples.Zip2(x, y)
+	if err != nil {
+		log.Fatal(err)
+	}
 	seq, err := eachobs.BalancedObs(data, 1000, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		fmt.Println(err)

@@ -3,6 +3,7 @@ package provider_test
 import (
 	"fmt"
 	"iter"
+	"log"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/eachobs"
@@ -11,6 +12,30 @@ import (
 	"github.com/obskit/obskit/provider"
 	"github.com/obskit/obskit/tuples"
 )
+
+// groups returns the data and label groups of the examples: one source each,
+// the arrays of tenByFourData.
+func groups() (
+	data *tuples.Named[*arraycontainer.Array[float32], *arraycontainer.Array[float32], *arraycontainer.Array[float32]],
+	label *tuples.Named[*arraycontainer.Array[int32], *arraycontainer.Array[int32], *arraycontainer.Array[int32]],
+) {
+	xs, ys := tenByFourData()
+	x, err := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
+	y, err := arraycontainer.New(ys, []int{10}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if data, err = tuples.NewNamed([]string{"data"}, x); err != nil {
+		log.Fatal(err)
+	}
+	if label, err = tuples.NewNamed([]string{"label"}, y); err != nil {
+		log.Fatal(err)
+	}
+	return data, label
+}
 
 // tenByFourData returns the values of the examples: 10 observations of 4
 // features (observation i holds 10i, 10i+1, 10i+2, 10i+3), and 10 labels
@@ -32,10 +57,22 @@ func tenByFourData() ([]float32, []int32) {
 // each batch splits into two views of 2 observations for two devices.
 func ExampleNew() {
 	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	x, err := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
+	y, err := arraycontainer.New(ys, []int{10}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
+	data, err := tuples.NewNamed([]string{"data"}, x)
+	if err != nil {
+		log.Fatal(err)
+	}
+	label, err := tuples.NewNamed([]string{"label"}, y)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	p, err := provider.New(data, label, 4, provider.PadWith(0))
 	if err != nil {
@@ -66,13 +103,12 @@ func ExampleNew() {
 // the same seed gives the same epochs, whatever the prefetching. Drop skips the
 // short last batch.
 func ExampleLoop() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
-	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(7), eachobs.Tail(index.Drop), eachobs.Prefetch(1)))
+	p, err := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(7), eachobs.Tail(index.Drop), eachobs.Prefetch(1)))
+	if err != nil {
+		log.Fatal(err)
+	}
 	for e := range 2 {
 		for b := range p.Epoch(e) {
 			fmt.Println(b.Pos, p.Label(b, "label"))
@@ -88,13 +124,12 @@ func ExampleLoop() {
 // Without padding values, a padded last batch repeats the epoch's first
 // observations (the index.Pad tail), and its Indices say which.
 func ExampleLoop_pad() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
-	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Tail(index.Pad)))
+	p, err := provider.New(data, label, 4, provider.Loop(eachobs.Tail(index.Pad)))
+	if err != nil {
+		log.Fatal(err)
+	}
 	for b := range p.Epoch(0) {
 		fmt.Println(b.Indices, "real:", b.Real, "label:", b.Data.Y[0])
 	}
@@ -107,13 +142,12 @@ func ExampleLoop_pad() {
 // Padding per source: the data is padded with -1, the labels with the
 // default 0 of PadWith; padding slots have the index -1.
 func ExamplePadSource() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
-	p, _ := provider.New(data, label, 6, provider.PadSource("data", -1))
+	p, err := provider.New(data, label, 6, provider.PadSource("data", -1))
+	if err != nil {
+		log.Fatal(err)
+	}
 	for b := range p.Epoch(0) {
 		if b.Pad() > 0 {
 			fmt.Println(b.Real, b.Indices)
@@ -135,13 +169,12 @@ func ExamplePadSource() {
 // Splitting a batch for devices: the slices are views of the batch, so a write
 // through a slice is seen in the batch.
 func ExampleSplit() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
-	p, _ := provider.New(data, label, 5)
+	p, err := provider.New(data, label, 5)
+	if err != nil {
+		log.Fatal(err)
+	}
 	for b := range p.Epoch(0) {
 		slices := provider.Split(b, 2) // 3 and 2 observations
 		slices[1].Data.Y[0].Set(-7, 0)
@@ -155,13 +188,12 @@ func ExampleSplit() {
 // Range takes consecutive slots of a batch, as views, with Real counted where
 // the real observations lie.
 func ExampleRange() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
-	p, _ := provider.New(data, label, 4, provider.PadWith(0))
+	p, err := provider.New(data, label, 4, provider.PadWith(0))
+	if err != nil {
+		log.Fatal(err)
+	}
 	for b := range p.Epoch(0) {
 		s := provider.Range(b, 1, 4)
 		fmt.Println(s.Indices, "real:", s.Real, "label:", s.Data.Y[0])
@@ -174,11 +206,12 @@ func ExampleRange() {
 
 // A provider for prediction has no labels.
 func ExampleNewUnlabeled() {
-	xs, _ := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
+	data, _ := groups()
 
-	p, _ := provider.NewUnlabeled(data, 8)
+	p, err := provider.NewUnlabeled(data, 8)
+	if err != nil {
+		log.Fatal(err)
+	}
 	for b := range p.Epoch(0) {
 		fmt.Println(b.Real, len(b.Data.Y), b.Data.X[0].Shape())
 	}
@@ -191,13 +224,12 @@ func ExampleNewUnlabeled() {
 
 // A training job saves the position after each batch and resumes there.
 func ExampleProvider_Resume() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
-	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(3)), provider.PadWith(0))
+	p, err := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(3)), provider.PadWith(0))
+	if err != nil {
+		log.Fatal(err)
+	}
 	var saved eachobs.Position
 	for b := range p.Epoch(0) {
 		fmt.Println(b.Pos, b.Data.Y[0])
@@ -227,14 +259,13 @@ func ExampleProvider_Resume() {
 // Two workers of distributed training share one seed and see disjoint halves of
 // every epoch (MXNet's num_parts = 2 and part_index).
 func ExampleLoop_partition() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
 	for part := range 2 {
-		p, _ := provider.New(data, label, 5, provider.Loop(eachobs.Shuffle(1), eachobs.Partition(index.Part{Index: part, Parts: 2})))
+		p, err := provider.New(data, label, 5, provider.Loop(eachobs.Shuffle(1), eachobs.Partition(index.Part{Index: part, Parts: 2})))
+		if err != nil {
+			log.Fatal(err)
+		}
 		for b := range p.Epoch(0) {
 			fmt.Println("part", part, b.Data.Y[0])
 		}
@@ -248,13 +279,12 @@ func ExampleLoop_partition() {
 // the first Split makes them, and SplitInto refills them for every later batch
 // with no allocation.
 func ExampleSplitInto() {
-	xs, ys := tenByFourData()
-	x, _ := arraycontainer.New(xs, []int{10, 4}, obsdim.First)
-	y, _ := arraycontainer.New(ys, []int{10}, obsdim.First)
-	data, _ := tuples.NewNamed([]string{"data"}, x)
-	label, _ := tuples.NewNamed([]string{"label"}, y)
+	data, label := groups()
 
-	p, _ := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(5)), provider.PadWith(0))
+	p, err := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(5)), provider.PadWith(0))
+	if err != nil {
+		log.Fatal(err)
+	}
 	next, stop := iter.Pull(p.Epoch(0))
 	defer stop()
 	b, ok := next()

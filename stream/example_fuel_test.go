@@ -3,6 +3,7 @@ package stream_test
 import (
 	"cmp"
 	"fmt"
+	"log"
 	"math/rand/v2"
 	"strings"
 
@@ -45,7 +46,10 @@ func Example_fuel() {
 func ExampleExamples() {
 	labels := container.FromSlice([]string{"cat", "dog", "bird"})
 	r := stream.Examples(labels, index.Shuffled(labels.Nobs(), rand.New(rand.NewPCG(1, 2))))
-	vals, _ := stream.Collect(r)
+	vals, err := stream.Collect(r)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [dog cat bird]
 }
@@ -53,7 +57,10 @@ func ExampleExamples() {
 // Gather gathers each batch through the container's GetObsInto (an array's
 // gather kernel here) into new memory that the consumer owns.
 func ExampleGather() {
-	x, _ := arraycontainer.New([]float32{0, 0, 1, 1, 2, 2, 3, 3, 4, 4}, []int{5, 2}, obsdim.First)
+	x, err := arraycontainer.New([]float32{0, 0, 1, 1, 2, 2, 3, 3, 4, 4}, []int{5, 2}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
 	for batch, err := range stream.Gather(x, index.Batches(x.Nobs(), 2, index.Keep)) {
 		if err != nil {
 			fmt.Println("error:", err)
@@ -72,7 +79,10 @@ func ExampleGather() {
 func ExampleGather_prefetch() {
 	ys := container.FromSlice([]int{10, 11, 12, 13, 14})
 	r := stream.Gather(ys, index.ShuffledBatches(ys.Nobs(), 2, index.Keep, rand.New(rand.NewPCG(3, 4))))
-	batches, _ := stream.Collect(stream.Prefetch(r, 2))
+	batches, err := stream.Collect(stream.Prefetch(r, 2))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(batches)
 	// Output:
 	// [[10 12] [11 13] [14]]
@@ -80,7 +90,10 @@ func ExampleGather_prefetch() {
 
 func ExampleSortWindow() {
 	r := stream.SortWindow(stream.FromSlice([]int{5, 3, 4, 1, 2}), 3, cmp.Compare)
-	vals, _ := stream.Collect(r)
+	vals, err := stream.Collect(r)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [3 4 5 1 2]
 }
@@ -129,7 +142,10 @@ func ExampleBucket() {
 // A data stream over features and labels linked by one index: each batch
 // gathers both through their own fast paths.
 func ExampleGather_tuple() {
-	x, _ := arraycontainer.New([]float64{0, 0, 1, 1, 2, 2}, []int{3, 2}, obsdim.First)
+	x, err := arraycontainer.New([]float64{0, 0, 1, 1, 2, 2}, []int{3, 2}, obsdim.First)
+	if err != nil {
+		log.Fatal(err)
+	}
 	y := container.FromSlice([]string{"a", "b", "c"})
 	xy, err := tuples.Zip2(x, y)
 	if err != nil {

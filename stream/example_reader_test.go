@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -57,8 +58,14 @@ func ExampleDefer() {
 		passes++
 		return stream.FromSlice([]int{passes})
 	})
-	first, _ := stream.Collect(r)
-	second, _ := stream.Collect(r)
+	first, err := stream.Collect(r)
+	if err != nil {
+		log.Fatal(err)
+	}
+	second, err := stream.Collect(r)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(first, second)
 	// Output: [1] [2]
 }
@@ -94,7 +101,10 @@ func ExampleLines() {
 
 func ExampleMap() {
 	r := stream.Map(stream.FromSlice([]string{"a", "bb"}), func(s string) int { return len(s) })
-	vals, _ := stream.Collect(r)
+	vals, err := stream.Collect(r)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [1 2]
 }
@@ -108,7 +118,10 @@ func ExampleMapErr() {
 
 func ExampleFilter() {
 	odd := stream.Filter(stream.FromSlice([]int{1, 2, 3, 4, 5}), func(v int) bool { return v%2 == 1 })
-	vals, _ := stream.Collect(odd)
+	vals, err := stream.Collect(odd)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [1 3 5]
 }
@@ -118,13 +131,19 @@ func ExampleTake() {
 		for i := 0; yield(i); i++ {
 		}
 	})
-	vals, _ := stream.Collect(stream.Take(naturals, 4))
+	vals, err := stream.Collect(stream.Take(naturals, 4))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [0 1 2 3]
 }
 
 func ExampleChain() {
-	vals, _ := stream.Collect(stream.Chain(stream.FromSlice([]int{1, 2}), stream.FromSlice([]int{3})))
+	vals, err := stream.Collect(stream.Chain(stream.FromSlice([]int{1, 2}), stream.FromSlice([]int{3})))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [1 2 3]
 }
@@ -157,7 +176,10 @@ func ExampleZipN() {
 // four places, 4-7 in the next four, 8-9 at the end.
 func ExampleBlockShuffle() {
 	r := stream.BlockShuffle(stream.From(index.Sequential(10)), 4, rand.New(rand.NewPCG(1, 2)))
-	vals, _ := stream.Collect(r)
+	vals, err := stream.Collect(r)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [2 3 1 0 5 7 4 6 8 9]
 }
@@ -166,15 +188,24 @@ func ExampleBlockShuffle() {
 // earlier, but any number of places later.
 func ExampleShuffleBuffer() {
 	r := stream.ShuffleBuffer(stream.From(index.Sequential(10)), 4, rand.New(rand.NewPCG(1, 2)))
-	vals, _ := stream.Collect(r)
+	vals, err := stream.Collect(r)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [0 4 5 2 6 8 9 7 3 1]
 }
 
 func ExampleBatches() {
 	r := stream.From(index.Sequential(7))
-	keep, _ := stream.Collect(stream.Batches(r, 3, index.Keep))
-	drop, _ := stream.Collect(stream.Batches(r, 3, index.Drop))
+	keep, err := stream.Collect(stream.Batches(r, 3, index.Keep))
+	if err != nil {
+		log.Fatal(err)
+	}
+	drop, err := stream.Collect(stream.Batches(r, 3, index.Drop))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(keep)
 	fmt.Println(drop)
 	// Output:
@@ -189,13 +220,19 @@ func ExampleBatchSizes() {
 		for i := 0; yield(i); i++ {
 		}
 	})
-	batches, _ := stream.Collect(stream.BatchSizes(naturals, index.Sizes(4, 10), index.Keep))
+	batches, err := stream.Collect(stream.BatchSizes(naturals, index.Sizes(4, 10), index.Keep))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(batches)
 	// Output: [[0 1 2 3] [4 5 6 7] [8 9]]
 }
 
 func ExampleUnbatch() {
-	vals, _ := stream.Collect(stream.Unbatch(stream.FromSlice([][]string{{"a", "b"}, {"c"}})))
+	vals, err := stream.Collect(stream.Unbatch(stream.FromSlice([][]string{{"a", "b"}, {"c"}})))
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Println(vals)
 	// Output: [a b c]
 }
@@ -205,7 +242,10 @@ func ExampleCache() {
 	expensive := stream.Map(stream.FromSlice([]int{1, 2, 3}), func(v int) int { reads++; return v * 100 })
 	r := stream.Cache(expensive)
 	for range 3 {
-		vals, _ := stream.Collect(r)
+		vals, err := stream.Collect(r)
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Println(vals)
 	}
 	fmt.Println("source values read:", reads)

@@ -2,6 +2,7 @@ package subset_test
 
 import (
 	"fmt"
+	"log"
 	"math/rand/v2"
 
 	"github.com/obskit/obskit/container"
@@ -139,7 +140,10 @@ func ExampleStratifiedSplit() {
 	}
 
 	// Classes too small for a part: scikit-learn refuses these splits too.
-	tiny, _ := tuples.Zip2(container.FromSlice([]int{10, 20, 30}), container.FromSlice([]string{"a", "b", "c"}))
+	tiny, err := tuples.Zip2(container.FromSlice([]int{10, 20, 30}), container.FromSlice([]string{"a", "b", "c"}))
+	if err != nil {
+		log.Fatal(err)
+	}
 	_, err = subset.StratifiedSplit(tiny, nil, 0.8, 0.2)
 	fmt.Println(err)
 	// Output:
@@ -196,7 +200,10 @@ func ExamplePartition() {
 	}
 	// MXNet style: contiguous parts, together exactly the data.
 	for rank := range 3 {
-		part, _ := subset.Partition(data, nil, index.Part{Index: rank, Parts: 3})
+		part, err := subset.Partition(data, nil, index.Part{Index: rank, Parts: 3})
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Println(rank, part.Indices())
 	}
 	// Output:
