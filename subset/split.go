@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/obskit/obskit/container"
 )
@@ -57,7 +58,7 @@ func SplitCounts[T, B any](c container.Batched[T, B], rng *rand.Rand, counts ...
 	rest := n
 	for k, m := range counts {
 		if m < 0 {
-			return nil, fmt.Errorf("subset.SplitCounts: count %d (number %d) is negative: %w", m, k, ErrCount)
+			return nil, fmt.Errorf("subset.SplitCounts: count %d (counts[%d]) is negative: %w", m, k, ErrCount)
 		}
 		if m > rest {
 			return nil, fmt.Errorf("subset.SplitCounts: counts %v sum to more than the %d observations: %w", counts, n, ErrCount)
@@ -82,12 +83,17 @@ func partFractions(op string, fractions []float64) ([]float64, error) {
 	sum := 0.0
 	for k, a := range fractions {
 		if !(a >= 0 && a <= 1) {
-			return nil, fmt.Errorf("%s: fraction %v (number %d) outside [0, 1]: %w", op, a, k, ErrFraction)
+			hint := ""
+			if a >= 2 && a <= 100 { // a percentage, most likely
+				hint = fmt.Sprintf(" (a fraction is a share of 1, not a percentage: %v%% is %v)", a, a/100)
+			}
+			return nil, fmt.Errorf("%s: fraction %v (fractions[%d]) outside [0, 1]%s: %w", op, a, k, hint, ErrFraction)
 		}
 		sum += a
 	}
 	if sum > 1+sumSlack {
-		return nil, fmt.Errorf("%s: fractions %v sum to %v, more than 1: %w", op, fractions, sum, ErrFraction)
+		// 12 digits: 0.7+0.4 is 1.0999999999999999 in float64, which reads as a bug.
+		return nil, fmt.Errorf("%s: fractions %v sum to %s, more than 1: %w", op, fractions, strconv.FormatFloat(sum, 'g', 12, 64), ErrFraction)
 	}
 	nominal := append(make([]float64, 0, len(fractions)+1), fractions...)
 	if sum < 1-sumSlack {

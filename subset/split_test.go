@@ -174,7 +174,7 @@ func TestSplitErrors(t *testing.T) {
 	}{
 		{"none", nil, []any{"no fractions"}},
 		{"negative", []float64{-0.1}, []any{-0.1}},
-		{"above one", []float64{0.2, 1.5}, []any{1.5, "number 1"}},
+		{"above one", []float64{0.2, 1.5}, []any{1.5, "fractions[1]"}},
 		{"NaN", []float64{math.NaN()}, []any{"NaN"}},
 		{"infinite", []float64{math.Inf(1)}, []any{"+Inf"}},
 		{"sum above one", []float64{0.7, 0.5}, []any{"1.2", "[0.7 0.5]"}},
@@ -243,7 +243,7 @@ func TestSplitCounts(t *testing.T) {
 		}
 	}
 	_, err := subset.SplitCounts(floats(10), nil, 3, -2)
-	wantErr(t, "SplitCounts(3, -2)", err, subset.ErrCount, -2, "number 1")
+	wantErr(t, "SplitCounts(3, -2)", err, subset.ErrCount, -2, "counts[1]")
 	_, err = subset.SplitCounts(floats(10), nil, 6, 5)
 	wantErr(t, "SplitCounts(6, 5)", err, subset.ErrCount, "[6 5]", 10)
 }
@@ -362,4 +362,23 @@ func sum(fr []float64) float64 {
 		s += a
 	}
 	return s
+}
+
+// TestFractionMessages: a percentage given as a fraction says so, and a sum
+// prints as the fractions a user wrote add up (issue 14: "fraction 80 (number
+// 0)" did not suggest 0.8, and 0.7+0.4 printed as 1.0999999999999999).
+func TestFractionMessages(t *testing.T) {
+	for _, tc := range []struct {
+		fractions []float64
+		want      string
+	}{
+		{[]float64{80, 20}, "subset.Split: fraction 80 (fractions[0]) outside [0, 1] (a fraction is a share of 1, not a percentage: 80% is 0.8): fraction out of range"},
+		{[]float64{0.7, 0.4}, "subset.Split: fractions [0.7 0.4] sum to 1.1, more than 1: fraction out of range"},
+		{[]float64{-0.5}, "subset.Split: fraction -0.5 (fractions[0]) outside [0, 1]: fraction out of range"},
+	} {
+		_, err := subset.Split(subset.Iota(10), nil, tc.fractions...)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Split(%v) = %v, want %q", tc.fractions, err, tc.want)
+		}
+	}
 }
