@@ -13,6 +13,12 @@ import (
 //
 // They are aliases: a value of the long type is a value of the short one.
 
+// Batched is any container whose observations and batches are arrays of E: an
+// array, a subset of one, a conversion of one (convert.Scale) or a mapped file.
+// It is the interface type to spell when containers of different Go types must
+// go into one slice or one tuples.Named group.
+type Batched[E Number] = container.Batched[*Array[E], *Array[E]]
+
 // Labeled is any container of arrays of E with labels of type L: a
 // [LabeledTuple] and every subset, shuffle, split and fold of one, and tuples
 // whose features are converted arrays. Its observations are

@@ -47,7 +47,7 @@ type Stats[E constraints.Float] struct {
 // MeanStd returns an error wrapping container.ErrEmpty when c holds no observation,
 // and one wrapping arraycontainer.ErrLayout when c's observation axis is not the
 // first.
-func MeanStd[E constraints.Float](c container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]]) (Stats[E], error) {
+func MeanStd[E constraints.Float](c arraycontainer.Batched[E]) (Stats[E], error) {
 	const op = "convert.MeanStd"
 	obs, dim := layoutOf(c)
 	if dim != 0 {
@@ -125,7 +125,7 @@ func MeanStd[E constraints.Float](c container.Batched[*arraycontainer.Array[E], 
 // describe c's observations (another shape, or Mean and Std of another length),
 // and one wrapping arraycontainer.ErrLayout when c's observation axis is not the
 // first.
-func Standardize[E constraints.Float](c container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]], st Stats[E]) (*Arrays[E], error) {
+func Standardize[E constraints.Float](c arraycontainer.Batched[E], st Stats[E]) (*Arrays[E], error) {
 	const op = "convert.Standardize"
 	obs, dim := layoutOf(c)
 	if dim != 0 {

@@ -3,6 +3,14 @@ package eachobs
 // A Batch is one step of a batch loop: the gathered observations and where they
 // came from. It is a small value passed by the loop, not allocated per batch.
 //
+// A helper that takes a batch names its batch type, the container's: a loop over
+// labeled float32 arrays with int64 labels (a tuples.Zip2 of an array and a
+// container.Slice, or a view of one) yields
+//
+//	func step(b eachobs.Batch[arraycontainer.LabeledBatch[float32, int64]]) { ... }
+//
+// and a provider's batches are provider.Batch[D, L].
+//
 // Unless the loop was built with [Owned], Data and Indices live in buffers that the
 // loop reuses: they are valid until the loop body returns for this batch (the next
 // step overwrites them). Keep them longer by copying, or build the loop with

@@ -57,7 +57,12 @@
 //
 // # Limits
 //
-// All data sources share one element type, and all label sources another:
-// tuples.Named holds members of one type. A source of another element type can
-// be converted to D with package convert.
+// All data sources share one element type, and all label sources another. A
+// group (tuples.Named) also holds members of one Go type: sources of different
+// types, such as an array beside a convert.Scale of another, go in as their
+// common interface, arraycontainer.Batched:
+//
+//	data, err := tuples.NewNamed([]string{"x", "pixels"}, []arraycontainer.Batched[float32]{x, scaled}...)
+//
+// A source of another element type can be converted to D with package convert.
 package provider

@@ -32,6 +32,12 @@ type Desc struct {
 	Shape []int
 }
 
+// Sources is a named group of a provider's sources, all of one Go type C whose
+// batches are arrays of E: tuples.NewNamed(names, sources...) makes one. Sources
+// of different Go types go in as arraycontainer.Batched[E], the interface they
+// share: tuples.NewNamed(names, []arraycontainer.Batched[float32]{x, scaled}...).
+type Sources[C arraycontainer.Batched[E], E arraycontainer.Number] = tuples.Named[C, *arraycontainer.Array[E], *arraycontainer.Array[E]]
+
 // Arrays is the data of a provider's batch: X holds the batch of every data
 // source, in the order of [Provider.ProvideData], Y the batch of every label
 // source, in the order of [Provider.ProvideLabel] (empty without labels).
@@ -73,8 +79,8 @@ type Provider[D, L arraycontainer.Number] struct {
 // source. New panics with a [*container.ArgError] if size < 1, if data or label
 // is nil, or if constant padding is asked for with a loop tail other than
 // index.Pad.
-func New[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[D]], CL container.Batched[*arraycontainer.Array[L], *arraycontainer.Array[L]], D, L arraycontainer.Number](
-	data *tuples.Named[CD, *arraycontainer.Array[D], *arraycontainer.Array[D]], label *tuples.Named[CL, *arraycontainer.Array[L], *arraycontainer.Array[L]], size int, opts ...Option) (*Provider[D, L], error) {
+func New[CD arraycontainer.Batched[D], CL arraycontainer.Batched[L], D, L arraycontainer.Number](
+	data *Sources[CD, D], label *Sources[CL, L], size int, opts ...Option) (*Provider[D, L], error) {
 	container.CheckArg(label != nil, "provider.New", "label group", "nil", "a group (NewUnlabeled makes a provider without labels)")
 	return build(data, label, size, opts)
 }
@@ -82,14 +88,14 @@ func New[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[D]
 // NewUnlabeled returns a provider of data sources without labels, for
 // prediction: [Provider.ProvideLabel] is empty and so is every batch's Data.Y.
 // Its errors and panics are those of [New].
-func NewUnlabeled[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[D]], D arraycontainer.Number](
-	data *tuples.Named[CD, *arraycontainer.Array[D], *arraycontainer.Array[D]], size int, opts ...Option) (*Provider[D, D], error) {
+func NewUnlabeled[CD arraycontainer.Batched[D], D arraycontainer.Number](
+	data *Sources[CD, D], size int, opts ...Option) (*Provider[D, D], error) {
 	return build[CD, *arraycontainer.Array[D], D, D](data, nil, size, opts)
 }
 
 // build is New and NewUnlabeled (label nil).
-func build[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[D]], CL container.Batched[*arraycontainer.Array[L], *arraycontainer.Array[L]], D, L arraycontainer.Number](
-	data *tuples.Named[CD, *arraycontainer.Array[D], *arraycontainer.Array[D]], label *tuples.Named[CL, *arraycontainer.Array[L], *arraycontainer.Array[L]], size int, opts []Option) (*Provider[D, L], error) {
+func build[CD arraycontainer.Batched[D], CL arraycontainer.Batched[L], D, L arraycontainer.Number](
+	data *Sources[CD, D], label *Sources[CL, L], size int, opts []Option) (*Provider[D, L], error) {
 	const op = "provider.New"
 	cfg := newConfig("New", opts)
 	container.CheckArg(size >= 1, op, "batch size", size, ">= 1")
@@ -137,9 +143,9 @@ func build[CD container.Batched[*arraycontainer.Array[D], *arraycontainer.Array[
 }
 
 // addSources appends the name and batch shape of every member of g to dst.
-func addSources[C container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]], E arraycontainer.Number](dst *[]Desc, g *tuples.Named[C, *arraycontainer.Array[E], *arraycontainer.Array[E]], size int) error {
+func addSources[C arraycontainer.Batched[E], E arraycontainer.Number](dst *[]Desc, g *Sources[C, E], size int) error {
 	for k, name := range g.Names() {
-		var m container.Batched[*arraycontainer.Array[E], *arraycontainer.Array[E]] = g.Member(k)
+		var m arraycontainer.Batched[E] = g.Member(k)
 		var shape []int
 		var dim int
 		switch a, ok := m.(*arraycontainer.Array[E]); {

@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/convert"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/obsdim"
@@ -646,4 +648,24 @@ func TestPanics(t *testing.T) {
 		}()
 		p.Data(first(p), "y")
 	}()
+}
+
+// TestMixedSourceTypes: sources of different Go types with arrays of one element
+// type (an array beside a conversion of another) go into one group as
+// arraycontainer.Batched, spelled once (issue 14: the doc said only that element
+// types must match, and the compile error named no fix).
+func TestMixedSourceTypes(t *testing.T) {
+	x := must(arraycontainer.New([]float32{0, 1, 2, 3, 4, 5}, []int{3, 2}, obsdim.First))
+	pixels := must(arraycontainer.New([]uint8{10, 20, 30}, []int{3, 1}, obsdim.First))
+	scaled := convert.Scale(pixels, float32(0.1), 0)
+	data := must(tuples.NewNamed([]string{"x", "scaled"}, []arraycontainer.Batched[float32]{x, scaled}...))
+	label := must(tuples.NewNamed([]string{"y"}, must(arraycontainer.New([]int32{7, 8, 9}, []int{3}, obsdim.First))))
+	p := must(provider.New(data, label, 3))
+	for b := range p.Epoch(0) {
+		got := [][]float32{b.Data.X[0].Data(), b.Data.X[1].Data()}
+		want := [][]float32{{0, 1, 2, 3, 4, 5}, {1, 2, 3}}
+		if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-6)); d != "" {
+			t.Errorf("batch of mixed sources mismatch (-want +got):\n%s", d)
+		}
+	}
 }

@@ -36,4 +36,21 @@
 // [Tuple2] and any view of one, and refuse at compile time a container without
 // labels. [Labels] reads the labels of any labeled container, without gathering
 // the features when it is a Tuple2 or a view of one.
+//
+// The labels must be plain ordered values (integers, floats, strings). A rank-1
+// array of labels, as npy.Load or npy.Open returns one, is a container of arrays,
+// not of values: call its Scalars method first (labels, err := y.Scalars()).
+// Without it a stratified split stops at compile time with "*arraycontainer.Array[int64]
+// does not satisfy cmp.Ordered".
+//
+// # Named groups of different types
+//
+// The members of a [Named] group are one Go type, C. Members of different types
+// with the same observations and batches (an array beside a conversion of one,
+// such as convert.Scale's result) go in as their common interface, spelled once:
+//
+//	group, err := tuples.NewNamed(names, []arraycontainer.Batched[float32]{x, scaled}...)
+//
+// Without it the compiler reports that the second member "does not match inferred
+// type" of the first.
 package tuples
