@@ -81,7 +81,10 @@
 //	parts, err := subset.StratifiedSplit(data, rng, 0.8)
 //
 // For labels in a slice alone, zip them with [Iota](n) and read the indices with
-// [View.Indices]. Classes are numbered in order of first appearance.
+// [View.Indices]. Classes are numbered in order of first appearance. Float labels
+// are classes too, one per distinct value, as scikit-learn has them: 0.0 and 1.0
+// read from a CSV stratify, and a continuous regression target, every value its
+// own class, is refused as the next sentence says.
 // StratifiedSplit refuses, with an error naming the largest class and its size
 // ([container.ErrEmpty]), a split whose classes are too small to put anything in a part
 // (scikit-learn refuses these too).
