@@ -71,6 +71,11 @@ func run(t *testing.T, dir, script string) string {
 	t.Helper()
 	cmd := exec.Command("sh", "-e", "-c", script)
 	cmd.Dir, cmd.Env = dir, goEnv()
+	if raceEnabled {
+		// Built as the tests were, the kit's packages come from the build cache
+		// instead of being compiled a second time; go mod ignores the flag.
+		cmd.Env = append(cmd.Env, "GOFLAGS=-race")
+	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
