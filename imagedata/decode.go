@@ -1,0 +1,377 @@
+package imagedata
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/augment"
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/obsdim"
+	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/tuples"
+)
+
+var (
+	_ container.Random[*arraycontainer.Array[float32], *arraycontainer.Array[float32]] = (*Images)(nil)
+	_ arraycontainer.Batched[float32]                                                  = (*Images)(nil)
+)
+
+// Images is a container of decoded images: observation i is encoded image i
+// decoded and augmented by a pipeline of package augment, a float32 array of
+// the pipeline's shape (3 x height x width for augment.CHW, height x width x 3
+// for augment.HWC); a batch is an array with the batch first, each image
+// written by the pipeline straight into its slot.
+//
+// Images is a container.Random: the loops of package eachobs hand it the
+// randomness of their pass, and image i draws its augmentation from the
+// generator of i alone (container.ObsRand.For), so a batch is the same with
+// any number of workers and after a resume. Read with GetObs and GetObsInto,
+// it draws as in seed 0, epoch 0.
+//
+// It is stateless apart from reused buffers: any number of goroutines may read
+// it at once. Make one with [Decode] (labeled data) or [NewImages].
+type Images struct {
+	enc container.Batched[[]byte, [][]byte]
+	// The fast paths: enc is files or recs, or a view of one whose source
+	// indices are idx.
+	files *Files
+	recs  *RecordImages
+	idx   []int
+	p     *augment.Pipeline
+	dec   imagecodec.Decoder
+	shape []int
+	skips *Skips
+	// class[i] is the label class of image i, for replacements; nil: any.
+	class []int32
+	free  freeList
+}
+
+// An Option configures a container of decoded images.
+type Option func(*options)
+
+type options struct {
+	skips *Skips
+}
+
+// SkipBad makes the container skip the images that cannot be read or decoded
+// instead of panicking: such an image is replaced in its slot by the next
+// image after it, in the container's order (going round to the start), that
+// decodes and, for [Decode], has the same label, so that the label beside it
+// stays true. The replacement is drawn with the skipped image's generator, so
+// the batch is still the same for every number of workers. Each skip is
+// recorded in skips, which says how many and which; Nobs does not change.
+// When none of the next 16 images of its label decodes either, the read
+// panics as without SkipBad. SkipBad panics with a *container.ArgError if
+// skips is nil.
+func SkipBad(skips *Skips) Option {
+	container.CheckArg(skips != nil, "imagedata.SkipBad", "skips", skips, "a *Skips to record the skipped images in")
+	return func(o *options) { o.skips = skips }
+}
+
+// maxTries is the number of replacements tried for a skipped image.
+const maxTries = 16
+
+// NewImages returns the container of the images of enc, each decoded with dec
+// and augmented by p. enc is a container of encoded images: a [*Files], a
+// [*RecordImages], a view of one (subset.Of, a split part), or any container
+// of []byte. The bytes are read into a reused buffer and decoded, only the
+// part the augmentation keeps, by p.Apply. NewImages panics with a
+// *container.ArgError if enc, p or dec is nil.
+func NewImages(enc container.Batched[[]byte, [][]byte], p *augment.Pipeline, dec imagecodec.Decoder, opts ...Option) *Images {
+	return newImages("imagedata.NewImages", enc, p, dec, nil, opts)
+}
+
+func newImages(op string, enc container.Batched[[]byte, [][]byte], p *augment.Pipeline, dec imagecodec.Decoder, class []int32, opts []Option) *Images {
+	container.CheckArg(enc != nil, op, "images", enc, "a container of encoded images")
+	container.CheckArg(p != nil, op, "pipeline", p, "an *augment.Pipeline")
+	container.CheckArg(dec != nil, op, "decoder", dec, "an imagecodec.Decoder")
+	var o options
+	for _, opt := range opts {
+		container.CheckArg(opt != nil, op, "option", opt, "an Option")
+		opt(&o)
+	}
+	s := p.Shape()
+	im := &Images{enc: enc, p: p, dec: dec, shape: s[:], skips: o.skips, class: class}
+	source := enc
+	if v, ok := enc.(container.IndexView[[]byte, [][]byte]); ok {
+		source = v.Source()
+	}
+	switch s := source.(type) {
+	case *Files:
+		im.files = s
+	case *RecordImages:
+		im.recs = s
+	}
+	if v, ok := enc.(container.IndexView[[]byte, [][]byte]); ok && (im.files != nil || im.recs != nil) {
+		im.idx = v.MapIndices(nil, identity(v.Nobs()))
+	}
+	return im
+}
+
+// Decoded is the container of labeled images [Decode] returns: a
+// tuples.Tuple2 of the decoded images (X, an [*Images]) and their labels (Y).
+// Its observations are tuples.Pair[*arraycontainer.Array[float32], L], so
+// subset.StratifiedSplit, tuples.Labels and the loops take it unchanged and
+// read the labels without decoding an image.
+type Decoded[L any] = tuples.Tuple2[*Images, container.Slice[L], *arraycontainer.Array[float32], *arraycontainer.Array[float32], L, []L]
+
+// Decode returns the images of the labeled data set data (an [OpenFolder],
+// [OpenList] or [OpenRecords] data set, or a view of one such as a split
+// part) decoded with dec and augmented by p, beside their labels, which it
+// reads once, without reading an image. Observation i is image i of data as a
+// float32 array (see [Images]) and its label:
+//
+//	train := imagedata.Decode(parts[0], augmentation, turbo.New(imagecodec.Options{}))
+//	for b := range eachobs.Batches(train, 64, eachobs.Shuffle(seed), eachobs.Workers(2)) {
+//		// b.Data.X: [64 3 224 224] float32, b.Data.Y: 64 labels
+//	}
+//
+// With [SkipBad], an image that cannot be read or decoded is replaced by one
+// of its label. Decode panics with a *container.ArgError if data, p or dec is
+// nil.
+func Decode[L any](data container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]], p *augment.Pipeline, dec imagecodec.Decoder, opts ...Option) *Decoded[L] {
+	container.CheckArg(data != nil, "imagedata.Decode", "data", data, "a labeled container of encoded images")
+	labels := tuples.Labels(data)
+	im := newImages("imagedata.Decode", encodedOf(data), p, dec, classes(labels), opts)
+	t, err := tuples.Zip2(im, container.Slice[L](labels))
+	if err != nil {
+		panic(err) // cannot happen: one label an image
+	}
+	return t
+}
+
+// encodedOf returns the container of the encoded images of data: the images
+// member of this package's data sets, or a view of it with the indices of a
+// view of one, so that the reads take the fast paths; otherwise data itself
+// without its labels.
+func encodedOf[L any](data container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]]) container.Batched[[]byte, [][]byte] {
+	type filesX interface{ X() *Files }
+	type recordsX interface{ X() *RecordImages }
+	source := container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]](data)
+	view, isView := data.(container.IndexView[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]])
+	if isView {
+		source = view.Source()
+	}
+	var x container.Batched[[]byte, [][]byte]
+	switch s := source.(type) {
+	case filesX:
+		x = s.X()
+	case recordsX:
+		x = s.X()
+	default:
+		return imagesOf[L]{data}
+	}
+	if isView {
+		return subset.Of(x, view.MapIndices(nil, identity(view.Nobs())))
+	}
+	return x
+}
+
+// imagesOf is the container of the images of labeled data of another kind.
+type imagesOf[L any] struct {
+	c container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]]
+}
+
+func (c imagesOf[L]) Nobs() int           { return c.c.Nobs() }
+func (c imagesOf[L]) GetObs(i int) []byte { return c.c.GetObs(i).X }
+func (c imagesOf[L]) GetObsInto(dst [][]byte, idx []int) [][]byte {
+	return c.c.GetObsInto(tuples.Pair[[][]byte, []L]{X: dst}, idx).X
+}
+
+// classes numbers the distinct labels, for replacements of the same label.
+func classes[L any](labels []L) []int32 {
+	comparable := reflect.TypeFor[L]().Comparable()
+	ids := map[any]int32{}
+	class := make([]int32, len(labels))
+	for i, l := range labels {
+		var key any = l
+		if !comparable {
+			key = fmt.Sprint(l) // []float32 labels: equal when they print alike
+		}
+		id, ok := ids[key]
+		if !ok {
+			id = int32(len(ids))
+			ids[key] = id
+		}
+		class[i] = id
+	}
+	return class
+}
+
+func identity(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
+}
+
+// Nobs returns the number of images.
+func (im *Images) Nobs() int { return im.enc.Nobs() }
+
+// ObsShape returns the shape of one image, newly allocated: the pipeline's
+// Shape.
+func (im *Images) ObsShape() []int { return slices.Clone(im.shape) }
+
+// Pipeline returns the augmentation pipeline.
+func (im *Images) Pipeline() *augment.Pipeline { return im.p }
+
+// Encoded returns the container of the encoded images.
+func (im *Images) Encoded() container.Batched[[]byte, [][]byte] { return im.enc }
+
+// GetObs returns image i decoded and augmented with the randomness of seed
+// 0, epoch 0, in a newly allocated array. It panics with a
+// *container.IndexError when i is out of range, and with an error wrapping
+// [ErrRead] and its cause (a read error, imagecodec.ErrFormat,
+// imagecodec.ErrUnsupported, augment.ErrTooSmall...) that names the file, or
+// the record's key and offset, when the image cannot be read or decoded and
+// the container does not skip it.
+func (im *Images) GetObs(i int) *arraycontainer.Array[float32] {
+	return im.getObsRand("imagedata.Images.GetObs", i, container.ObsRand{})
+}
+
+// GetObsInto decodes and augments the images at idx into dst with the
+// randomness of seed 0, epoch 0: GetObsRandInto with
+// container.NewObsRand(0, 0). It panics as GetObs does.
+func (im *Images) GetObsInto(dst *arraycontainer.Array[float32], idx []int) *arraycontainer.Array[float32] {
+	return im.getObsRandInto("imagedata.Images.GetObsInto", dst, idx, container.NewObsRand(0, 0))
+}
+
+// GetObsRand returns image i decoded and augmented with the generator
+// r.For(i), in a newly allocated array. It panics as GetObs does.
+func (im *Images) GetObsRand(i int, r container.ObsRand) *arraycontainer.Array[float32] {
+	return im.getObsRand("imagedata.Images.GetObsRand", i, r)
+}
+
+// GetObsRandInto decodes and augments the images at idx into the slots of
+// dst, image idx[k] with the generator r.For(idx[k]), and returns the batch,
+// an array of shape [len(idx), ObsShape()...] that reuses dst's memory when it
+// can hold it (arraycontainer.Resize). After the buffers have grown to the
+// largest image it allocates nothing, but what the decoder allocates (nothing
+// for libjpeg-turbo's JPEGs). It panics as GetObs does, before reading
+// anything for an index out of range.
+func (im *Images) GetObsRandInto(dst *arraycontainer.Array[float32], idx []int, r container.ObsRand) *arraycontainer.Array[float32] {
+	return im.getObsRandInto("imagedata.Images.GetObsRandInto", dst, idx, r)
+}
+
+func (im *Images) getObsRand(op string, i int, r container.ObsRand) *arraycontainer.Array[float32] {
+	container.CheckIndex(op, i, im.Nobs())
+	s := im.free.get()
+	defer im.free.put(s)
+	obs := arraycontainer.Resize[float32](nil, im.shape, obsdim.First)
+	im.image(obs.Data(), i, r, s)
+	return obs
+}
+
+func (im *Images) getObsRandInto(op string, dst *arraycontainer.Array[float32], idx []int, r container.ObsRand) *arraycontainer.Array[float32] {
+	container.CheckIndices(op, idx, im.Nobs())
+	s := im.free.get()
+	defer im.free.put(s)
+	s.shape = append(append(s.shape[:0], len(idx)), im.shape...)
+	dst = arraycontainer.Resize(dst, s.shape, obsdim.First)
+	out, n := dst.Data(), im.p.Len()
+	for k, i := range idx {
+		im.image(out[k*n:(k+1)*n:(k+1)*n], i, r, s)
+	}
+	return dst
+}
+
+// image writes image i into slot, drawn with r.For(i), or its replacement
+// when it fails and the container skips; otherwise it panics with the error.
+func (im *Images) image(slot []float32, i int, r container.ObsRand, s *scratch) {
+	err := im.decode(slot, i, r.For(i), s)
+	if err == nil {
+		return
+	}
+	if im.skips == nil {
+		panic(err)
+	}
+	n := im.Nobs()
+	tries := 0
+	for j := (i + 1) % n; j != i && tries < maxTries; j = (j + 1) % n {
+		if im.class != nil && im.class[j] != im.class[i] {
+			continue
+		}
+		tries++
+		if im.decode(slot, j, r.For(i), s) == nil {
+			im.skips.add(Skip{Index: i, With: j, Err: err})
+			return
+		}
+	}
+	panic(fmt.Errorf("%w (skipping it: no other image of its label among the next %d decodes)", err, tries))
+}
+
+// decode reads image i and writes its augmentation, drawn from rng, into
+// slot.
+func (im *Images) decode(slot []float32, i int, rng *rand.Rand, s *scratch) error {
+	src := i
+	if im.idx != nil {
+		src = im.idx[i]
+	}
+	var data []byte
+	var name string
+	var err error
+	switch {
+	case im.files != nil:
+		s.data, err = im.files.readFile(s.data[:0], &s.path, src)
+		data, name = s.data, im.files.paths[src]
+	case im.recs != nil:
+		s.data, err = im.recs.AppendImage(s.data[:0], src)
+		data, name = s.data, im.recs.file.Name()
+	default:
+		s.one = append(s.one[:0], i)
+		s.bufs = im.enc.GetObsInto(s.bufs, s.one)
+		data, name = s.bufs[0], "image"
+	}
+	if err != nil {
+		return err
+	}
+	if err := im.p.Apply(slot, im.dec, name, data, rng); err != nil {
+		switch {
+		case im.files != nil:
+			return readError(im.files.Path(src), "", err)
+		case im.recs != nil:
+			return readError(im.recs.file.Name(), im.recs.where(src), err)
+		}
+		return readError(fmt.Sprintf("image %d", i), "", err)
+	}
+	return nil
+}
+
+// scratch holds the buffers of one read.
+type scratch struct {
+	data  []byte   // the encoded image
+	path  []byte   // a file's path
+	bufs  [][]byte // a batch of one, from a container of another kind
+	one   []int    // its index list
+	shape []int    // the batch's shape
+}
+
+// freeList keeps the scratch buffers of finished reads for the next ones.
+// (A sync.Pool is emptied by garbage collections, and refilling it allocates.)
+type freeList struct {
+	mu   sync.Mutex
+	free []*scratch
+}
+
+func (f *freeList) get() *scratch {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.free); n > 0 {
+		s := f.free[n-1]
+		f.free = f.free[:n-1]
+		return s
+	}
+	return new(scratch)
+}
+
+func (f *freeList) put(s *scratch) {
+	f.mu.Lock()
+	f.free = append(f.free, s)
+	f.mu.Unlock()
+}

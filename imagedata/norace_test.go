@@ -1,0 +1,5 @@
+//go:build !race
+
+package imagedata
+
+const raceEnabled = false
