@@ -61,9 +61,9 @@ func decodedConfig[L any]() containertest.Config[tuples.Pair[*arraycontainer.Arr
 	}
 }
 
-// want is what image i of files is through p with r, computed the plain way:
+// wantImage is what image i of files is through p with r, computed the plain way:
 // the file's bytes, one Apply.
-func want(t testing.TB, path string, p *augment.Pipeline, rng *rand.Rand) []float32 {
+func wantImage(t testing.TB, path string, p *augment.Pipeline, rng *rand.Rand) []float32 {
 	t.Helper()
 	out := make([]float32, p.Len())
 	if err := p.Apply(out, testDecoder, path, readFile(t, path), rng); err != nil {
@@ -159,7 +159,7 @@ func TestDecodeValues(t *testing.T) {
 			t.Errorf("%s: labels mismatch (-want +got):\n%s", name, diff)
 		}
 		for k, i := range idx {
-			w := want(t, folder.X().Path(i), p, r.For(i))
+			w := wantImage(t, folder.X().Path(i), p, r.For(i))
 			if got := b.X.GetObs(k).Data(); !slices.Equal(w, got) {
 				t.Errorf("%s: slot %d (image %d) differs from a plain Apply with r.For(%d)", name, k, i, i)
 			}
@@ -376,7 +376,7 @@ func TestSkipBad(t *testing.T) {
 	// Image 1 is replaced by image 2 (the next of class 0) drawn with 1's
 	// generator; image 3 by image 0 (going round, skipping class 1's 4).
 	for slot, src := range map[int]int{1: 2, 3: 0} {
-		w := want(t, data.X().Path(src), p, r.For(slot))
+		w := wantImage(t, data.X().Path(src), p, r.For(slot))
 		if !slices.Equal(w, b.X.GetObs(slot).Data()) {
 			t.Errorf("slot %d: not image %d drawn with r.For(%d)", slot, src, slot)
 		}
