@@ -38,7 +38,9 @@
 //     header (Pack, Unpack).
 //   - imagedata: image data sets as labeled containers of encoded images: a
 //     folder per class (torchvision's ImageFolder), an im2rec list with its root,
-//     a RecordIO file of image records.
+//     a RecordIO file of image records; decoded and augmented into the loop's
+//     float32 batches (Decode); MXNet's ImageRecordIter as a provider
+//     (RecordIter).
 //   - augment: torchvision's transforms and MXNet's ImageRecordIter
 //     augmentation, fused into one pipeline that decodes only the crop and writes
 //     float32 CHW or HWC into a slot of the batch.

@@ -19,7 +19,40 @@
 //		// b.Data.X: 64 encoded images ([][]byte), b.Data.Y: their classes ([]int)
 //	}
 //
-// Decoding the bytes into pixels is package imagecodec's work.
+// # Decoded images
+//
+// [Decode] turns such a data set (or a view of one: a split part, a fold)
+// into a container of float32 images beside the same labels: observation i is
+// image i decoded by an imagecodec.Decoder and augmented by an
+// augment.Pipeline, a CHW (or HWC) array, and a batch is an array with the
+// batch first, each image written by the pipeline straight into its slot of
+// the loop's reused batch. It is a tuples.Tuple2 again ([Decoded]), so
+// splits and folds still read the labels without decoding an image; decode
+// each part with its own pipeline (random crops for training, a centre crop
+// for evaluation):
+//
+//	parts, err := subset.StratifiedSplit(data, rng, 0.8)
+//	train := imagedata.Decode(parts[0], trainPipeline, turbo.New(imagecodec.Options{}))
+//	for b := range eachobs.Batches(train, 64, eachobs.Shuffle(seed), eachobs.Workers(2)) {
+//		// b.Data.X: [64 3 224 224] float32, b.Data.Y: 64 classes
+//	}
+//
+// [NewImages] does the same for a container of encoded images without labels.
+// The images are random (container.Random): image i draws its augmentation
+// from the generator of (seed, epoch, i) that the loop hands it, so the
+// batches are the same with any number of workers and after a resume. Files
+// are read with system calls into reused buffers and records from the file's
+// mapping, so with libjpeg-turbo a loop allocates nothing per batch.
+//
+// # MXNet's ImageRecordIter
+//
+// [RecordIter] is ImageRecordIter's parameters, by MXNet's names and with
+// MXNet's defaults, and [RecordIter.Provider] the provider (package provider)
+// of its batches: a "data" source of [batch_size, 3, height, width] float32
+// images augmented as MXNet augments them (augment.MXNet) and a
+// "softmax_label" source of labels, partitioned by records, decoded by
+// preprocess_threads workers, prefetch_buffer batches ahead. The guide's
+// docs/from-mxnet.md maps every parameter of MXNet's iterators to the kit.
 //
 // # Labels
 //
@@ -49,5 +82,10 @@
 // that is not an image record) panics, since GetObs returns no error, with an
 // error wrapping [ErrRead] and its cause that names the file (and the
 // record's key and offset); the kit's loops deliver it as a
-// *container.PanicError.
+// *container.PanicError. A decoded image that cannot be decoded panics the
+// same way, the decoder's error wrapped too (imagecodec.ErrFormat,
+// imagecodec.ErrUnsupported...), unless the container was made with
+// [SkipBad]: the image is then replaced by the next one of its label that
+// decodes, Nobs stays the same, and a [Skips] record says how many images were
+// skipped and which, never a silent black image.
 package imagedata

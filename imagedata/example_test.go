@@ -2,9 +2,17 @@ package imagedata_test
 
 import (
 	"fmt"
+	"image"
 	"log"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 
+	"github.com/obskit/obskit/augment"
+	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -67,4 +75,135 @@ func ExampleOpenRecords() {
 	// key 3: id 3, labels [7], 4 bytes of image
 	// key 9223372036854775807: id 18446744073709551615, labels [0.5], 1 bytes of image
 	// key 4: id 4, labels [1], 16 bytes of image
+}
+
+// Decode turns a data set of encoded images into a labeled container of
+// float32 images, decoded and augmented straight into the loop's batch.
+func ExampleDecode() {
+	data, err := imagedata.OpenFolder("testdata/photos", imagedata.FolderOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// torchvision's training transform, sized for these small photos.
+	train, err := augment.New(augment.CHW,
+		augment.RandomResizedCrop{Size: image.Pt(32, 32)},
+		augment.RandomHorizontalFlip{},
+		augment.ImageNet)
+	if err != nil {
+		log.Fatal(err)
+	}
+	images := imagedata.Decode(data, train, turbo.New(imagecodec.Options{}))
+	epoch := func(opts ...eachobs.Option) (batches [][]float32) {
+		for b := range eachobs.Batches(images, 2, append(opts, eachobs.Shuffle(7))...) {
+			fmt.Println(b.Data.X.Shape(), b.Data.Y) // the batch of images and their classes
+			batches = append(batches, slices.Clone(b.Data.X.Data()))
+		}
+		return batches
+	}
+	serial := epoch()
+	// Each image draws its crop and flip from its own generator: the same
+	// batches with two workers.
+	parallel := epoch(eachobs.Workers(2))
+	fmt.Println("the same with 2 workers:", slices.EqualFunc(serial, parallel, slices.Equal))
+	// Output:
+	// [2 3 32 32] [2 1]
+	// [2 3 32 32] [0 2]
+	// [2 3 32 32] [2 1]
+	// [2 3 32 32] [0 2]
+	// the same with 2 workers: true
+}
+
+// SkipBad replaces an image that does not decode by the next one of its
+// class, and records it: the loop goes on, and says which and how often.
+func ExampleSkipBad() {
+	root, err := os.MkdirTemp("", "photos")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(root)
+	good, err := os.ReadFile("testdata/photos/cat/chelsea.jpg")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"cat/1.jpg": good, "cat/2.jpg": good[:500], "cat/3.jpg": good, "dog/1.jpg": good} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	data, err := imagedata.OpenFolder(root, imagedata.FolderOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := augment.New(augment.CHW, augment.CenterCrop{Size: image.Pt(32, 32)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var skips imagedata.Skips
+	images := imagedata.Decode(data, p, turbo.New(imagecodec.Options{}), imagedata.SkipBad(&skips))
+	for epoch := range 2 {
+		for b := range eachobs.Batches(images, 4) {
+			fmt.Println("epoch", epoch, "classes", b.Data.Y)
+		}
+	}
+	fmt.Println(skips.Count(), "skips")
+	for _, s := range skips.Images() {
+		fmt.Printf("image %d (%s) replaced by image %d\n", s.Index, filepath.Base(data.X().Path(s.Index)), s.With)
+	}
+	// Output:
+	// epoch 0 classes [0 0 0 1]
+	// epoch 1 classes [0 0 0 1]
+	// 2 skips
+	// image 1 (2.jpg) replaced by image 2
+}
+
+// NewRecordIter is MXNet's ImageRecordIter: MXNet's parameters, by MXNet's
+// names, and a provider of named, padded batches.
+func ExampleNewRecordIter() {
+	it := imagedata.NewRecordIter("testdata/photos.rec", [3]int{3, 32, 32}, 3)
+	it.Decoder = turbo.New(imagecodec.Options{})
+	it.Verbose = false
+	for _, kw := range [][2]string{{"shuffle", "True"}, {"seed", "4"}, {"rand_crop", "True"}, {"rand_mirror", "True"}, {"mean_r", "123.68"}, {"mean_g", "116.28"}, {"mean_b", "103.53"}} {
+		if err := it.Set(kw[0], kw[1]); err != nil {
+			log.Fatal(err)
+		}
+	}
+	p, err := it.Provider()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p.ProvideData(), p.ProvideLabel())
+	for b := range p.Epoch(0) {
+		// round_batch: the last batch is filled from the start of the epoch.
+		fmt.Println("labels", p.Label(b, "softmax_label").Data(), "padding", b.Pad())
+	}
+	// Output:
+	// [{data [3 3 32 32]}] [{softmax_label [3]}]
+	// labels [2 2 1] padding 0
+	// labels [0 2 2] padding 2
+}
+
+// NewImages decodes a container of encoded images without labels: here the
+// images of a RecordIO file, for prediction, with torchvision's evaluation
+// transform in channels-last layout.
+func ExampleNewImages() {
+	records, err := imagedata.OpenRecords("testdata/photos.rec", "testdata/photos.idx", imagedata.First)
+	if err != nil {
+		log.Fatal(err)
+	}
+	eval, err := augment.New(augment.HWC, augment.Resize{Size: 40}, augment.CenterCrop{Size: image.Pt(32, 32)}, augment.ImageNet)
+	if err != nil {
+		log.Fatal(err)
+	}
+	images := imagedata.NewImages(records.X(), eval, turbo.New(imagecodec.Options{}))
+	fmt.Println(images.Nobs(), "images of shape", images.ObsShape())
+	for b := range eachobs.Batches(images, 3) {
+		fmt.Println(b.Data.Shape())
+	}
+	// Output:
+	// 4 images of shape [32 32 3]
+	// [3 32 32 3]
+	// [1 32 32 3]
 }
