@@ -198,6 +198,16 @@ func fills[E arraycontainer.Number](sources []Desc, cfg *config) ([]E, error) {
 // BatchSize returns the batch size, MXNet's get_batch_size.
 func (p *Provider[D, L]) BatchSize() int { return p.size }
 
+// Seed returns the seed of the provider's loop: the one given to
+// eachobs.Shuffle through [Loop], or 0. A batch's Pos carries it, and
+// [Provider.Resume] accepts only positions with it.
+func (p *Provider[D, L]) Seed() uint64 { return p.loader.Seed() }
+
+// Plan returns the batch plan of the provider's loop: the observations of one
+// epoch (of the loop's part, with eachobs.Partition), the batch size and the
+// tail (index.Pad under [PadWith]). See eachobs.Loader.Plan.
+func (p *Provider[D, L]) Plan() index.Plan { return p.loader.Plan() }
+
 // ProvideData returns the name and batch shape of every data source, in the
 // order of a batch's Data.X, newly allocated: MXNet's provide_data.
 func (p *Provider[D, L]) ProvideData() []Desc { return cloneSources(p.sources[:p.nData]) }

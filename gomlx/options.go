@@ -1,0 +1,46 @@
+package gomlx
+
+import "github.com/obskit/obskit/container"
+
+// An Option configures a [Dataset]. Options are plain values, not generic, so
+// that gomlx.Labeled("train", loader, gomlx.Endless()) needs no type arguments.
+type Option func(*config)
+
+type config struct {
+	owned, mask, endless bool
+	spec                 any
+}
+
+func newConfig(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		container.CheckArg(o != nil, "gomlx.New", "option", "nil", "an Option")
+		o(&c)
+	}
+	return c
+}
+
+// Owned makes every Yield return new tensors whose ownership passes to the
+// caller, which finalizes them (GoMLX's default), instead of the same tensors
+// rewritten batch after batch. Use it when the caller keeps tensors past the
+// next Yield: a GoMLX dataset wrapper that reads ahead in a goroutine
+// (datasets.Parallel, datasets.DistributedAccumulator). It costs the
+// allocation of the tensors, and with a CPU backend their first transfer, per
+// batch.
+func Owned() Option { return func(c *config) { c.owned = true } }
+
+// Mask adds a label after the others: a boolean tensor of shape [batch], true
+// for the batch's real observations and false for its padding (the index.Pad
+// tail, provider.PadWith). GoMLX's losses and metrics read such a label as
+// their mask, so an evaluation over a padded last batch counts every
+// observation exactly once.
+func Mask() Option { return func(c *config) { c.mask = true } }
+
+// Endless makes the dataset run through every epoch without io.EOF, one epoch
+// after another, for GoMLX's train.Loop.RunSteps (and checkpoints that count
+// steps). The epoch of the last batch is [Dataset.Epoch].
+func Endless() Option { return func(c *config) { c.endless = true } }
+
+// Spec sets the spec Yield returns with every batch (nil by default): GoMLX
+// passes it to the model function, and compiles a graph per distinct spec.
+func Spec(v any) Option { return func(c *config) { c.spec = v } }
