@@ -34,10 +34,10 @@ type Loop[B any] interface {
 }
 
 var (
-	_ Loop[int]                                          = (*eachobs.Loader[int])(nil)
-	_ Loop[provider.Arrays[float32, int32]]              = (*provider.Provider[float32, int32])(nil)
-	_ train.Dataset                                      = (*Dataset[int])(nil)
-	_ train.DatasetCustomOwnership                       = (*Dataset[int])(nil)
+	_ Loop[int]                                            = (*eachobs.Loader[int])(nil)
+	_ Loop[provider.Arrays[float32, int32]]                = (*provider.Provider[float32, int32])(nil)
+	_ train.Dataset                                        = (*Dataset[int])(nil)
+	_ train.DatasetCustomOwnership                         = (*Dataset[int])(nil)
 	_ func(*Writer, arraycontainer.LabeledBatch[int, int]) = labeled[int, int]
 )
 
@@ -53,18 +53,18 @@ type Dataset[B any] struct {
 	fill func(*Writer, B)
 	cfg  config
 
-	epoch   int              // the epoch Yield is in
-	pos     eachobs.Position // of the next batch
-	seq     iter.Seq[eachobs.Batch[B]]
-	next    func() (eachobs.Batch[B], bool)
-	stop    func()
-	held    *eachobs.Batch[B] // a batch pulled past an empty epoch, yielded when its epoch comes
-	heldB   eachobs.Batch[B]
-	fresh   bool  // nothing was yielded since New, Resume or Reset
-	atEnd   bool  // the epoch is over: Yield returns io.EOF until Reset
-	err     error // a failed read: Yield returns it until Reset or Resume
-	w       Writer
-	stats   Stats
+	epoch int              // the epoch Yield is in
+	pos   eachobs.Position // of the next batch
+	seq   iter.Seq[eachobs.Batch[B]]
+	next  func() (eachobs.Batch[B], bool)
+	stop  func()
+	held  *eachobs.Batch[B] // a batch pulled past an empty epoch, yielded when its epoch comes
+	heldB eachobs.Batch[B]
+	fresh bool  // nothing was yielded since New, Resume or Reset
+	atEnd bool  // the epoch is over: Yield returns io.EOF until Reset
+	err   error // a failed read: Yield returns it until Reset or Resume
+	w     Writer
+	stats Stats
 }
 
 // Stats counts where a [Dataset]'s Yield spent its time, so that a training

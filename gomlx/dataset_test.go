@@ -490,7 +490,9 @@ func TestShapeErrors(t *testing.T) {
 // to read.
 var errBroken = errors.New("broken record")
 
-type broken struct{ arraycontainer.Labeled[float32, int] }
+type broken struct {
+	arraycontainer.Labeled[float32, int]
+}
 
 func (b broken) GetObsInto(dst arraycontainer.LabeledBatch[float32, int], idx []int) arraycontainer.LabeledBatch[float32, int] {
 	for _, i := range idx {

@@ -27,7 +27,7 @@ import (
 // kit gathers from an observation-first array is.
 type Writer struct {
 	owned, mask bool
-	parts       int // shards per tensor: 1, or the devices of a Distributed dataset
+	parts       int                       // shards per tensor: 1, or the devices of a Distributed dataset
 	sharding    *distributed.ShardingSpec // of every tensor, when distributed
 	real, size  int
 	in, lab     []*Slot
