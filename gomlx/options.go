@@ -7,8 +7,8 @@ import "github.com/obskit/obskit/container"
 type Option func(*config)
 
 type config struct {
-	owned, mask, endless bool
-	spec                 any
+	owned, mask, endless, specSet bool
+	spec                          any
 }
 
 func newConfig(opts []Option) config {
@@ -16,6 +16,9 @@ func newConfig(opts []Option) config {
 	for _, o := range opts {
 		container.CheckArg(o != nil, "gomlx.New", "option", "nil", "an Option")
 		o(&c)
+	}
+	if c.mask && !c.specSet {
+		c.spec = MaskSpec
 	}
 	return c
 }
@@ -29,11 +32,16 @@ func newConfig(opts []Option) config {
 // batch.
 func Owned() Option { return func(c *config) { c.owned = true } }
 
+// MaskSpec is the spec of a dataset built with [Mask] and without [Spec].
+const MaskSpec = "gomlx.Mask"
+
 // Mask adds a label after the others: a boolean tensor of shape [batch], true
 // for the batch's real observations and false for its padding (the index.Pad
-// tail, provider.PadWith). GoMLX's losses and metrics read such a label as
-// their mask, so an evaluation over a padded last batch counts every
-// observation exactly once.
+// tail, provider.PadWith). GoMLX's losses and per-batch metrics read such a
+// label as their mask; its mean metrics still weight a padded batch by its full
+// size, so evaluate with [MaskedAccuracy] or [MaskedMean] to count every
+// observation exactly once. GoMLX's trainer wants one number of labels per
+// spec, so the dataset's spec is [MaskSpec] unless [Spec] sets another.
 func Mask() Option { return func(c *config) { c.mask = true } }
 
 // Endless makes the dataset run through every epoch without io.EOF, one epoch
@@ -43,4 +51,4 @@ func Endless() Option { return func(c *config) { c.endless = true } }
 
 // Spec sets the spec Yield returns with every batch (nil by default): GoMLX
 // passes it to the model function, and compiles a graph per distinct spec.
-func Spec(v any) Option { return func(c *config) { c.spec = v } }
+func Spec(v any) Option { return func(c *config) { c.spec, c.specSet = v, true } }

@@ -1,0 +1,5 @@
+//go:build race
+
+package gomlx_test
+
+const raceEnabled = true
