@@ -5,8 +5,12 @@ GO       ?= go
 # what the library and its tests import: arraycontainer/dense (gonum interop),
 # bench (the benchmark suite), cmd (obskit, obskit-demo, obskit-bench: plots,
 # progress bars), columnar (Arrow IPC and Parquet: parquet-go and the
-# compression libraries) and docs (the tests of the guide and of the README).
-MODULES  := . arraycontainer/dense bench cmd columnar docs
+# compression libraries), gomlx (the GoMLX adapter: GoMLX and its pure-Go
+# backend), cmd/obskit-train (the demo that trains with it, a module of its own
+# so that neither the adapter nor the kit's commands require the demo's
+# plotting and progress bars, or GoMLX) and docs (the tests of the guide and
+# of the README).
+MODULES  := . arraycontainer/dense bench cmd columnar gomlx cmd/obskit-train docs
 # Commands of the cmd module are built here and run from the repository root, so
 # that the paths they are given and write read from the root.
 BIN      := $(CURDIR)/.bin
@@ -21,7 +25,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck lint bench bench-columnar fuzz demo compare chart deps interop bench-images
+.PHONY: test vet fmtcheck lint bench bench-columnar fuzz demo demo-train compare chart deps interop bench-images
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -135,6 +139,15 @@ $(INTEROP)/node_modules/.package-lock.json: $(INTEROP)/package-lock.json
 
 demo: $(BIN)/obskit-demo
 	$(BIN)/obskit-demo $(ARGS)
+
+# The demo that learns (issue 19): a perceptron trained with GoMLX's pure-Go
+# backend on the embedded digits through the gomlx adapter: stratified split,
+# 5-fold cross-validation of the learning rate, early stopping, accuracy per
+# epoch, the learning curves in $(BIN)/obskit-train.png and the share of step
+# time spent waiting for data. ARGS passes flags (-h lists them).
+demo-train:
+	$(GO) build -C cmd/obskit-train -o $(BIN)/obskit-train .
+	$(BIN)/obskit-train -png $(BIN)/obskit-train.png $(ARGS)
 
 # Always rebuilt (go build is a no-op when nothing changed).
 .PHONY: $(BIN)/obskit $(BIN)/obskit-bench $(BIN)/obskit-demo $(BIN)/testsum

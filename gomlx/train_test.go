@@ -8,7 +8,7 @@ import (
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/backends/simplego"
-	. "github.com/gomlx/gomlx/pkg/core/graph"
+	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/layers"
@@ -37,10 +37,10 @@ var backend = sync.OnceValue(func() backends.Backend {
 
 // mlp is a classifier of flattened inputs: one hidden layer of 32 ReLUs, 10
 // logits.
-func mlp(ctx *context.Context, _ any, inputs []*Node) []*Node {
-	x := Reshape(inputs[0], inputs[0].Shape().Dimensions[0], -1)
+func mlp(ctx *context.Context, _ any, inputs []*graph.Node) []*graph.Node {
+	x := graph.Reshape(inputs[0], inputs[0].Shape().Dimensions[0], -1)
 	x = activations.Relu(layers.DenseWithBias(ctx.In("hidden"), x, 32))
-	return []*Node{layers.DenseWithBias(ctx.In("logits"), x, 10)}
+	return []*graph.Node{layers.DenseWithBias(ctx.In("logits"), x, 10)}
 }
 
 func newTrainer(t *testing.T, seed int64) *train.Trainer {

@@ -291,9 +291,12 @@ func TestResume(t *testing.T) {
 		{provider.Loop(eachobs.Shuffle(6), eachobs.Partition(index.Part{Index: 1, Parts: 2, Tail: index.Pad})), provider.PadSource("y", 9)},
 	} {
 		p := must(provider.New(data, label, 5, opts...))
-		start := eachobs.Position{}
-		for b := range p.Epoch(0) {
-			start.Seed = b.Pos.Seed
+		start := eachobs.Position{Seed: p.Seed()}
+		for b := range p.Epoch(0) { // Seed and Plan say what the batches carry
+			if b.Pos.Seed != p.Seed() || b.Count != p.Plan().Len(0) || len(b.Indices) != p.Plan().Size() {
+				t.Fatalf("first batch at %+v of %d batches of %d; Seed() %d, Plan().Len(0) %d, Plan().Size() %d",
+					b.Pos, b.Count, len(b.Indices), p.Seed(), p.Plan().Len(0), p.Plan().Size())
+			}
 			break
 		}
 		whole := must(p.Resume(start))
