@@ -70,8 +70,10 @@
 // # Cost
 //
 // After its buffers have grown to the largest image, a pipeline allocates
-// nothing per image (the decoder may, on its own); the buffers are kept in a
-// sync.Pool, so a Pipeline serves any number of goroutines at once. The two
+// nothing per image (the decoder may, on its own): each call takes a set of
+// buffers from the pipeline's free list and puts it back, so a Pipeline
+// serves any number of goroutines at once and keeps as many sets as ran at
+// once, through garbage collections too. The two
 // resampling passes run AVX2 kernels on amd64 processors that have them,
 // Go loops elsewhere and with the purego build tag; both give the same bytes.
 package augment

@@ -164,9 +164,6 @@ func TestScaledDecode(t *testing.T) {
 // TestApplyAllocs pins the pipeline at zero allocations per image once its
 // buffers have grown, with and without colour steps, decoding or not.
 func TestApplyAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector makes sync.Pool drop the scratch at random")
-	}
 	full := loadPNG(t, "chelsea.png")
 	whole := rgbOf(full)
 	dec := newMemDecoder(full, 8)

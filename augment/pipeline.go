@@ -35,7 +35,8 @@ type Pipeline struct {
 	lut    [3][256]float32 // the values of ToTensor and Normalize
 	mx     *MXNet          // MXNet's colour and normalization, drawn per image
 	size   image.Point     // the output's width and height
-	pool   sync.Pool       // of *scratch
+	mu     sync.Mutex
+	free   []*scratch // the buffers of the calls not running, kept for the next ones
 }
 
 // A geometry decides, per image, which part of the source becomes the
@@ -217,11 +218,26 @@ type scratch struct {
 	lut  [3][256]float32 // an image's own values (MXNet's contrast and illumination)
 }
 
+// scratch takes a scratch from the free list, or makes one: there are as many
+// as calls ever ran at once. Unlike a sync.Pool's, they survive garbage
+// collections, so a steady loop allocates nothing whatever else the program
+// does.
 func (p *Pipeline) scratch() *scratch {
-	if s, ok := p.pool.Get().(*scratch); ok {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free = p.free[:n-1]
 		return s
 	}
 	return &scratch{}
+}
+
+// release puts s back on the free list.
+func (p *Pipeline) release(s *scratch) {
+	p.mu.Lock()
+	p.free = append(p.free, s)
+	p.mu.Unlock()
 }
 
 // Apply decodes the image in data with dec and writes its augmentation into
@@ -240,7 +256,7 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 		return err
 	}
 	s := p.scratch()
-	defer p.pool.Put(s)
+	defer p.release(s)
 	g := &s.g
 	size := cfg.Size(p.orient)
 	if err := p.geom.plan(size, rng, g); err != nil {
@@ -288,7 +304,7 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 func (p *Pipeline) ApplyRGB(dst []float32, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
 	s := p.scratch()
-	defer p.pool.Put(s)
+	defer p.release(s)
 	g := &s.g
 	if err := p.geom.plan(img.Rect.Size(), rng, g); err != nil {
 		return fmt.Errorf("augment.Pipeline.ApplyRGB: %w", err)

@@ -1,5 +1,0 @@
-//go:build !race
-
-package augment
-
-const raceEnabled = false
