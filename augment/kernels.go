@@ -10,7 +10,7 @@ package augment
 // taps windows of 16 bytes, 3 bytes further per tap, from which a byte
 // shuffle picks each value's sample.
 type hsimd struct {
-	meta  []int32 // per pair: base of block A, base of block B, taps, output offset of A, of B, 3 unused
+	meta  []int32 // per pair: base of block A, base of block B, taps (even), output offset of A, of B, 3 unused
 	masks []uint8 // per pair: the shuffle of A's window (16 bytes), then B's
 	w     []int32 // per pair: taps times 8 weights, A's 4 then B's 4
 	need  []int32 // per pair: how many bytes past the row start it and the pairs before it read
@@ -67,6 +67,9 @@ func (s *hsimd) addPair(a *axis, ba, bb int, need int32) int32 {
 			taps = max(taps, int(a.n[j/3]))
 		}
 	}
+	// The kernel takes taps two at a time: pad with a zero weight (which
+	// reads 3 bytes further, counted in need).
+	taps = max(2, taps+taps%2)
 	baseA, baseB := 3*int(a.start[4*ba/3]), 3*int(a.start[4*bb/3])
 	s.meta = append(s.meta, int32(baseA), int32(baseB), int32(taps), int32(4*ba), int32(4*bb), 0, 0, 0)
 	for _, blk := range [2]struct{ b, base int }{{ba, baseA}, {bb, baseB}} {

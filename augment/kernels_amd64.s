@@ -37,8 +37,9 @@ GLOBL half<>(SB), RODATA|NOPTR, $32
 // For each pair: two 16-byte windows (at in+baseA and in+baseB, 3 bytes
 // further per tap) are loaded into the two lanes of a register; a byte
 // shuffle picks each of the 8 values' samples into 32-bit lanes (the other
-// bytes zero); the lanes are multiplied by the tap's weights and summed. The
-// sums are shifted, saturated to bytes and stored at out+outA and out+outB.
+// bytes zero); the lanes are multiplied by the tap's weights and summed, two
+// taps a step into two sums. The sums are shifted, saturated to bytes and
+// stored at out+outA and out+outB.
 TEXT ·hrowAVX2(SB), NOSPLIT, $0-48
 	MOVQ out+0(FP), DI
 	MOVQ in+8(FP), SI
@@ -49,26 +50,34 @@ TEXT ·hrowAVX2(SB), NOSPLIT, $0-48
 	VMOVDQU half<>(SB), Y15
 
 pair:
-	MOVLQSX 0(R8), AX     // base of A
-	MOVLQSX 4(R8), BX     // base of B
-	MOVLQSX 8(R8), CX     // taps
-	LEAQ    (SI)(AX*1), R12
-	LEAQ    (SI)(BX*1), R13
-	VMOVDQU (R9), Y1      // the shuffle
-	VMOVDQA Y15, Y0       // the sums
+	MOVLQSX 0(R8), AX          // base of A
+	MOVLQSX 4(R8), R13         // base of B
+	MOVLQSX 8(R8), CX          // taps, even and at least 2
+	LEAQ    (SI)(AX*1), R12    // A's window
+	SUBQ    AX, R13            // B's window is R13 bytes further
+	SHLQ    $5, CX
+	LEAQ    (R10)(CX*1), R14   // the end of the pair's weights
+	VMOVDQU (R9), Y1           // the shuffle
+	VMOVDQA Y15, Y0            // the sums of even taps
+	VPXOR   Y4, Y4, Y4         // and of odd taps
 
 tap:
 	VMOVDQU     (R12), X2
-	VINSERTI128 $1, (R13), Y2, Y2
+	VINSERTI128 $1, (R12)(R13*1), Y2, Y2
+	VMOVDQU     3(R12), X3
+	VINSERTI128 $1, 3(R12)(R13*1), Y3, Y3
 	VPSHUFB     Y1, Y2, Y2
+	VPSHUFB     Y1, Y3, Y3
 	VPMULLD     (R10), Y2, Y2
+	VPMULLD     32(R10), Y3, Y3
 	VPADDD      Y2, Y0, Y0
-	ADDQ        $3, R12
-	ADDQ        $3, R13
-	ADDQ        $32, R10
-	DECQ        CX
-	JNZ         tap
+	VPADDD      Y3, Y4, Y4
+	ADDQ        $6, R12
+	ADDQ        $64, R10
+	CMPQ        R10, R14
+	JNE         tap
 
+	VPADDD       Y4, Y0, Y0
 	VPSRAD       $22, Y0, Y0
 	VPACKSSDW    Y0, Y0, Y0
 	VPACKUSWB    Y0, Y0, Y0
