@@ -43,25 +43,29 @@ type colorOp struct {
 	hls  [3]int  // MXNet's deltas of H, L and S
 }
 
-// draw appends the adjustments of one image, drawn from rng, to ops.
+// draw appends the adjustments of one image, drawn from rng, to ops, as
+// torchvision's get_params draws them: a random order of the four, then each
+// factor of a non-zero argument (brightness, contrast and saturation uniform
+// in [max(0, 1-v), 1+v], the hue shift in [-Hue, Hue]).
 func (j ColorJitter) draw(ops []colorOp, rng *rand.Rand) []colorOp {
 	order := [4]colorKind{adjBrightness, adjContrast, adjSaturation, adjHue}
 	for i := len(order) - 1; i > 0; i-- {
 		k := rng.IntN(i + 1)
 		order[i], order[k] = order[k], order[i]
 	}
+	arg := [4]float64{adjBrightness: j.Brightness, adjContrast: j.Contrast, adjSaturation: j.Saturation, adjHue: j.Hue}
 	var f [4]float64
-	for _, k := range []colorKind{adjBrightness, adjContrast, adjSaturation} {
-		v := [3]float64{j.Brightness, j.Contrast, j.Saturation}[k]
-		if v > 0 {
+	for k, v := range arg {
+		switch {
+		case v == 0:
+		case colorKind(k) == adjHue:
+			f[k] = uniform(rng, -v, v)
+		default:
 			f[k] = uniform(rng, max(0, 1-v), 1+v)
 		}
 	}
-	if j.Hue > 0 {
-		f[adjHue] = uniform(rng, -j.Hue, j.Hue)
-	}
 	for _, k := range order {
-		if (k == adjHue && j.Hue > 0) || (k != adjHue && [3]float64{j.Brightness, j.Contrast, j.Saturation}[k] > 0) {
+		if arg[k] != 0 {
 			ops = append(ops, colorOp{kind: k, f: f[k]})
 		}
 	}

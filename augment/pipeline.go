@@ -242,13 +242,14 @@ func (p *Pipeline) release(s *scratch) {
 
 // Apply decodes the image in data with dec and writes its augmentation into
 // dst, which must hold exactly [Pipeline.Len] floats, drawing every random
-// choice from rng. Only the part of the image the geometry keeps is decoded,
+// choice from rng. Only the part of the image the geometry reads is decoded,
 // and, for a random crop, at the smallest scale the decoder offers that keeps
-// the crop at least the output's size. name is what errors call the image (a
-// file name, a record key). Apply returns the decoder's error, and allocates
-// nothing once its buffers have grown to the largest image (the decoder may
-// allocate on its own). It panics with a *container.ArgError if dst has the
-// wrong length or rng is nil.
+// the crop at least the output's size (imagecodec.Request's Crop and Min).
+// name is what errors call the image (a file name, a record key). Apply
+// returns the decoder's errors, and one wrapping [ErrTooSmall] for an image
+// too small for MXNet's crop size; it allocates nothing once its buffers have
+// grown to the largest image (the decoder may allocate on its own). It
+// panics with a *container.ArgError if dst has the wrong length or rng is nil.
 func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
 	cfg, err := dec.Config(name, data)
@@ -298,9 +299,10 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 }
 
 // ApplyRGB writes the augmentation of the decoded image img into dst, as
-// [Pipeline.Apply] does after decoding. With the pixels Pillow decodes, a
-// deterministic pipeline gives torchvision's floats exactly. It returns an
-// error only for an image too small for the geometry ([ErrTooSmall]).
+// [Pipeline.Apply] does after decoding; img is used as it is ([ExifTranspose]
+// acts when decoding). With the pixels Pillow decodes, a deterministic
+// pipeline gives torchvision's floats exactly. It returns an error only for an
+// image too small for the geometry ([ErrTooSmall]).
 func (p *Pipeline) ApplyRGB(dst []float32, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
 	s := p.scratch()
