@@ -21,7 +21,8 @@
 // [Pipeline.Apply] decodes one image with a decoder and writes its floats into
 // a slice of [Pipeline.Len] floats, a slot of a batch: channels first ([CHW],
 // PyTorch's and MXNet's layout) or last ([HWC]). [Pipeline.ApplyRGB] does the
-// same from decoded pixels.
+// same from decoded pixels, and [Filter.Resize] resizes an image as Pillow
+// does.
 //
 // # What is fused, and what is decoded
 //

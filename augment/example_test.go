@@ -99,3 +99,14 @@ func ExampleMXNet_Set() {
 	// [3 224 224] 256 true 10
 	// augment.MXNet.Set: unknown parameter "max_rotate_angel": invalid pipeline
 }
+
+// Pillow's antialiased bilinear resize of an RGB image, here a 2x2 image to
+// 1x1: the mean of its pixels.
+func ExampleFilter_Resize() {
+	img := imagecodec.NewRGB(image.Rect(0, 0, 2, 2))
+	copy(img.Pix, []uint8{0, 0, 0, 100, 100, 100, 200, 200, 200, 255, 255, 255})
+	small := augment.Bilinear.Resize(nil, img, image.Pt(1, 1))
+	fmt.Println(small.Rect, small.Pix)
+	// Output:
+	// (0,0)-(1,1) [139 139 139]
+}

@@ -2,7 +2,11 @@ package augment
 
 import (
 	"fmt"
+	"image"
 	"math"
+
+	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/imagecodec"
 )
 
 // A Filter is a resampling kernel: how the pixels of a source image are
@@ -200,4 +204,29 @@ func lanczos4(x float64) float64 {
 		return sinc(x) * sinc(x/4)
 	}
 	return 0
+}
+
+// Resize resizes src to size with f, as Pillow's Image.resize does (or, for
+// the CV filters, as OpenCV's cv::resize does), into dst's memory when it
+// holds the result (see imagecodec.Reuse; a nil dst allocates), and returns
+// the resized image, at (0, 0). With a Pillow filter the pixels are Pillow's
+// exactly. It allocates its working buffers on each call (a [Pipeline] keeps
+// them). It panics with a *container.ArgError for an empty src or size, or
+// a filter not of this package.
+func (f Filter) Resize(dst, src *imagecodec.RGB, size image.Point) *imagecodec.RGB {
+	container.CheckArg(!src.Rect.Empty(), "augment.Filter.Resize", "src", src.Rect, "a non-empty image")
+	container.CheckArg(size.X >= 1 && size.Y >= 1, "augment.Filter.Resize", "size", size, "at least 1x1")
+	container.CheckArg(f < numFilters, "augment.Filter.Resize", "f", f, "a filter of package augment")
+	dst = imagecodec.Reuse(dst, image.Rectangle{Max: size})
+	var r resampler
+	w, h := src.Rect.Dx(), src.Rect.Dy()
+	r.prepare(&resampling{
+		filter: f,
+		region: image.Rect(0, 0, w, h),
+		box:    [4]float64{0, 0, float64(w), float64(h)},
+		out:    size,
+		win:    image.Rectangle{Max: size},
+	})
+	r.run(view{pix: src.Pix, stride: src.Stride, w: w, h: h}, &rgbSink{v: view{pix: dst.Pix, stride: dst.Stride, w: size.X, h: size.Y}})
+	return dst
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"testing"
+
+	"github.com/obskit/obskit/imagecodec"
 )
 
 // collect is a rowSink that keeps the rows.
@@ -47,6 +49,15 @@ func TestResizePillow(t *testing.T) {
 			}
 			if maxd, mean := levelDiff(got, want); maxd != 0 {
 				t.Errorf("differs from Pillow: max %d levels, mean %.4f", maxd, mean)
+			}
+			if c.Box == nil {
+				// The same through the exported Filter.Resize, on the
+				// (cropped) image as a SubImage.
+				img := rgbOf(src).SubImage(rs.region).(*imagecodec.RGB)
+				out := rs.filter.Resize(nil, img, rs.out)
+				if maxd, _ := levelDiff(out.Pix, want); maxd != 0 || out.Rect != image.Rect(0, 0, c.Size[0], c.Size[1]) {
+					t.Errorf("Filter.Resize: %v, differs from Pillow by %d levels", out.Rect, maxd)
+				}
 			}
 		})
 	}
