@@ -280,6 +280,11 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 	if g.scalable {
 		req.Min = g.rs.out
 	}
+	if need := 3 * size.X * size.Y; s.img == nil || cap(s.img.Pix) < need {
+		// Room for the whole image at once, so that a larger crop of an image
+		// of this size does not grow the buffer again.
+		s.img = &imagecodec.RGB{Pix: make([]uint8, 0, need+need/4)}
+	}
 	img, scale, err := dec.Decode(s.img, name, data, req)
 	if err != nil {
 		return err

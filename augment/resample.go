@@ -144,7 +144,12 @@ func (r *resampler) run(src view, sink rowSink) {
 		rows = src.pix[y0*src.stride+x0:]
 		rowStride = src.stride
 	} else {
-		r.tmp = growUint8(r.tmp, (y1-y0)*rowLen)
+		if need := src.h * rowLen; cap(r.tmp) < need {
+			// Room for every row of the source, so that a taller crop of an
+			// image of this size does not grow the buffer again.
+			r.tmp = make([]uint8, 0, need+need/4)
+		}
+		r.tmp = r.tmp[:(y1-y0)*rowLen]
 		for y := y0; y < y1; y++ {
 			in := src.pix[y*src.stride:]
 			hrow(r.tmp[(y-y0)*rowLen:][:rowLen], in[:3*src.w], len(in), h)
