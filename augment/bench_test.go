@@ -204,24 +204,22 @@ func kitSide(name string, set [][]byte, p *Pipeline, dec imagecodec.Decoder, wor
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 		}
-		n, batches := 0, 0
+		n := 0
 		var m0, m1 runtime.MemStats
 		c0, t0 := processCPU(), time.Now()
 		for batch := range loop {
 			n += len(batch.Data.Y)
 			// The steady state: from the fifth batch of the epoch to the last,
-			// past the epoch's own setup.
-			if batches == 4 {
+			// past the epoch's setup and before its end.
+			switch batch.Pos.Batch {
+			case 4:
 				runtime.ReadMemStats(&m0)
+			case batch.Count - 1:
+				runtime.ReadMemStats(&m1)
+				*allocs = append(*allocs, float64(m1.Mallocs-m0.Mallocs)/float64(batch.Count-5))
 			}
-			batches++
 		}
-		wall, cpu := time.Since(t0), processCPU()-c0
-		if batches > 5 {
-			runtime.ReadMemStats(&m1)
-			*allocs = append(*allocs, float64(m1.Mallocs-m0.Mallocs)/float64(batches-5))
-		}
-		return n, wall, cpu
+		return n, time.Since(t0), processCPU() - c0
 	}}
 }
 

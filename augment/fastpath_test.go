@@ -5,8 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"sync"
 	"testing"
 
+	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
 )
@@ -21,6 +24,7 @@ type memDecoder struct {
 	full      view
 	reduced   map[int]view
 	maxReduce int
+	mu        sync.Mutex // the counters; a decoder is safe for concurrent use
 	scales    map[float64]int
 	last      float64 // the scale of the last decode
 }
@@ -51,8 +55,10 @@ func (d *memDecoder) Decode(dst *imagecodec.RGB, name string, data []byte, req i
 	}
 	src, scale := d.reduced[f], 1/float64(f)
 	crop = image.Rect(crop.Min.X/f, crop.Min.Y/f, (crop.Max.X+f-1)/f, (crop.Max.Y+f-1)/f)
+	d.mu.Lock()
 	d.scales[scale]++
 	d.last = scale
+	d.mu.Unlock()
 	dst = imagecodec.Reuse(dst, crop)
 	for y := crop.Min.Y; y < crop.Max.Y; y++ {
 		copy(dst.Pix[(y-crop.Min.Y)*dst.Stride:][:3*crop.Dx()], src.pix[y*src.stride+3*crop.Min.X:])
@@ -258,4 +264,35 @@ func (d countScales) Decode(dst *imagecodec.RGB, name string, data []byte, req i
 	d.scales[scale]++
 	*d.last = scale
 	return img, scale, err
+}
+
+// TestLoopAllocs pins the whole loop of the benchmark, eachobs over a
+// container that decodes and augments into the batch, serially and with two
+// workers: once the buffers have grown to the largest crop (three epochs
+// here; the draws are the same on every run), no allocation from the second
+// batch of an epoch to its last.
+func TestLoopAllocs(t *testing.T) {
+	full := loadPNG(t, "chelsea.png")
+	files := make([][]byte, 48)
+	p := trainPipeline(t, CHW, 0.5)
+	c := &benchImages{files: files, p: p, dec: newMemDecoder(full, 8)}
+	for _, opts := range [][]eachobs.Option{{eachobs.Shuffle(3)}, {eachobs.Shuffle(3), eachobs.Workers(2)}} {
+		loop := eachobs.Batches(c, 8, opts...)
+		for range 3 {
+			for range loop {
+			}
+		}
+		var m0, m1 runtime.MemStats
+		for b := range loop {
+			switch b.Pos.Batch {
+			case 1:
+				runtime.ReadMemStats(&m0)
+			case b.Count - 1:
+				runtime.ReadMemStats(&m1)
+			}
+		}
+		if n := m1.Mallocs - m0.Mallocs; n != 0 {
+			t.Errorf("%d options: %d allocations from the second batch to the last", len(opts), n)
+		}
+	}
 }

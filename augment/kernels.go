@@ -27,6 +27,15 @@ func (s *hsimd) plan(a *axis, nout int) {
 		return
 	}
 	nvals := 3 * nout
+	// Room for the most this axis can need (every block in a pair, the
+	// taps padded to even), so that appending allocates only when a larger
+	// output or a wider kernel than ever before comes.
+	pairs := nvals/8 + 1
+	s.meta = reserve(s.meta, pairs*metaLen)
+	s.masks = reserve(s.masks, pairs*32)
+	s.w = reserve(s.w, pairs*(a.ksize+2)*8)
+	s.need = reserve(s.need, pairs)
+	s.rest = reserve(s.rest, nvals)
 	// Blocks the kernel can compute: every value's sample within 16 bytes of
 	// the block's base.
 	var pending = -1 // a block waiting for a partner
@@ -198,4 +207,12 @@ func lutCHW(r, g, b []float32, px []uint8, lut *[3][256]float32, flip bool) {
 		}
 		r[o], g[o], b[o] = l0[p[0]], l1[p[1]], l2[p[2]]
 	}
+}
+
+// reserve returns s, empty, with room for n elements.
+func reserve[E any](s []E, n int) []E {
+	if cap(s) < n {
+		return make([]E, 0, n)
+	}
+	return s[:0]
 }
