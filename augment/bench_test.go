@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"iter"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -29,8 +30,9 @@ import (
 // made once per process from the photographs of testdata: benchN JPEGs near
 // 500x375 at quality 90 (random crops of the photos, random sizes and aspect
 // ratios, Go's encoder), written to a temporary ImageFolder for torchvision.
-// Every iteration runs each side once over the whole set, alternating, so
-// that the load of the machine falls on all alike:
+// Every iteration runs each side over the whole set, a quarter at a time,
+// the sides taking turns on each quarter, so that the load of the machine
+// falls on all alike:
 //
 //   - kit-w0, kit-w1, kit-w2: one shuffled epoch through eachobs.Batches in
 //     batches of 64 (serially, with Workers(1), with Workers(2)) of a
@@ -42,8 +44,9 @@ import (
 //     decoder, the decode-only baselines;
 //   - tv-w0, tv-w1, tv-w2: torchvision's DataLoader(ImageFolder(...),
 //     batch_size=64, shuffle=True, num_workers=0, 1, 2) with the same
-//     transforms on the same files (testdata/torchvision_peer.py, when PYTHON,
-//     default /usr/bin/python3, has torchvision).
+//     transforms on the same files, a Subset for each quarter, the workers
+//     kept from one quarter's epoch to the next (testdata/torchvision_peer.py,
+//     when PYTHON, default /usr/bin/python3, has torchvision).
 //
 // Each side reports <side>-img/s-cpu, images per second of CPU time (the
 // process's, and for torchvision its workers' too: images per second per
@@ -64,14 +67,15 @@ func BenchmarkImages(b *testing.B) {
 	}
 	fast, slow := benchDecoders()
 	timed := &timedDecoder{Decoder: fast}
+	all, goSet := benchParts(set), benchParts(set[:benchGoN])
 	var allocs, allocsW2, allocsGo []float64
 	sides := []benchSide{
-		kitSide("kit-w0", set, p, timed, 0, &allocs),
-		kitSide("kit-w1", set, p, fast, 1, new([]float64)),
-		kitSide("kit-w2", set, p, fast, 2, &allocsW2),
-		kitSide("kit-go-w0", set[:benchGoN], p, slow, 0, &allocsGo),
-		decodeSide("decode", set, fast),
-		decodeSide("decode-go", set[:benchGoN], slow),
+		kitSide("kit-w0", all, p, timed, 0, &allocs),
+		kitSide("kit-w1", all, p, fast, 1, new([]float64)),
+		kitSide("kit-w2", all, p, fast, 2, &allocsW2),
+		kitSide("kit-go-w0", goSet, p, slow, 0, &allocsGo),
+		decodeSide("decode", all, fast),
+		decodeSide("decode-go", goSet, slow),
 	}
 	sides = append(sides, torchvisionSides(b, set)...)
 	totals := map[string]*benchTotal{}
@@ -81,15 +85,20 @@ func BenchmarkImages(b *testing.B) {
 	var decodeCPU time.Duration
 	b.ResetTimer()
 	for b.Loop() {
-		for _, s := range sides {
-			timed.cpu = 0
-			n, wall, cpu := s.run(b)
-			t := totals[s.name]
-			t.images += n
-			t.wall += wall
-			t.cpu += cpu
-			if s.name == "kit-w0" {
-				decodeCPU += timed.cpu
+		// Part by part, every side in turn, the first side rotating: the
+		// load of the machine changes by the second.
+		for part := range benchParts_ {
+			for i := range sides {
+				s := sides[(i+part)%len(sides)]
+				timed.cpu = 0
+				n, wall, cpu := s.run(b, part)
+				t := totals[s.name]
+				t.images += n
+				t.wall += wall
+				t.cpu += cpu
+				if s.name == "kit-w0" {
+					decodeCPU += timed.cpu
+				}
 			}
 		}
 	}
@@ -123,22 +132,33 @@ func BenchmarkImages(b *testing.B) {
 }
 
 // benchN is the size of the set; the pure-Go decoder's sides, four times as
-// slow, run over its first benchGoN images.
+// slow, run over its first benchGoN images. Each iteration runs the sides
+// over benchParts_ parts of the set in turn.
 const (
-	benchN   = 2000
-	benchGoN = 500
+	benchN      = 2000
+	benchGoN    = 500
+	benchParts_ = 4
 )
+
+// benchParts cuts set into benchParts_ parts.
+func benchParts(set [][]byte) [][][]byte {
+	parts := make([][][]byte, benchParts_)
+	for k := range parts {
+		parts[k] = set[k*len(set)/benchParts_ : (k+1)*len(set)/benchParts_]
+	}
+	return parts
+}
 
 type benchTotal struct {
 	images    int
 	wall, cpu time.Duration
 }
 
-// A benchSide processes the whole set once and says how many images, in how
+// A benchSide processes one part of the set and says how many images, in how
 // much wall and CPU time.
 type benchSide struct {
 	name string
-	run  func(b *testing.B) (n int, wall, cpu time.Duration)
+	run  func(b *testing.B, part int) (n int, wall, cpu time.Duration)
 }
 
 // benchImages is the kit's container of the set: observation i is image i
@@ -187,17 +207,20 @@ func (c *benchImages) GetObsRandInto(dst benchBatch, idx []int, r container.ObsR
 	return dst
 }
 
-// kitSide is a shuffled epoch of the pipeline p with dec through eachobs in
-// batches of 64, with workers goroutines (0: serially). It appends to allocs
-// the allocations per batch of the process in the steady state of the epoch.
-func kitSide(name string, set [][]byte, p *Pipeline, dec imagecodec.Decoder, workers int, allocs *[]float64) benchSide {
-	c := &benchImages{files: set, p: p, dec: dec}
+// kitSide is a shuffled epoch of a part through the pipeline p with dec and
+// eachobs in batches of 64, with workers goroutines (0: serially). It
+// appends to allocs the allocations per batch of the process in the steady
+// state of the epoch.
+func kitSide(name string, parts [][][]byte, p *Pipeline, dec imagecodec.Decoder, workers int, allocs *[]float64) benchSide {
 	opts := []eachobs.Option{eachobs.Shuffle(1)}
 	if workers > 0 {
 		opts = append(opts, eachobs.Workers(workers))
 	}
-	loop := eachobs.Batches(c, 64, opts...)
-	return benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
+	var loops []iter.Seq[eachobs.Batch[benchBatch]]
+	for _, part := range parts {
+		loops = append(loops, eachobs.Batches(&benchImages{files: part, p: p, dec: dec}, 64, opts...))
+	}
+	return benchSide{name, func(b *testing.B, part int) (int, time.Duration, time.Duration) {
 		if workers == 0 {
 			// The serial loop decodes in this goroutine: keep it on its
 			// thread, so that the thread clock of timedDecoder holds.
@@ -207,35 +230,35 @@ func kitSide(name string, set [][]byte, p *Pipeline, dec imagecodec.Decoder, wor
 		n := 0
 		var m0, m1 runtime.MemStats
 		c0, t0 := processCPU(), time.Now()
-		for batch := range loop {
+		for batch := range loops[part] {
 			n += len(batch.Data.Y)
-			// The steady state: from the fifth batch of the epoch to the last,
+			// The steady state: from the third batch of the epoch to the last,
 			// past the epoch's setup and before its end.
 			switch batch.Pos.Batch {
-			case 4:
+			case 2:
 				runtime.ReadMemStats(&m0)
 			case batch.Count - 1:
 				runtime.ReadMemStats(&m1)
-				*allocs = append(*allocs, float64(m1.Mallocs-m0.Mallocs)/float64(batch.Count-5))
+				*allocs = append(*allocs, float64(m1.Mallocs-m0.Mallocs)/float64(batch.Count-3))
 			}
 		}
 		return n, time.Since(t0), processCPU() - c0
 	}}
 }
 
-// decodeSide decodes every image of the set at full size with dec into one
+// decodeSide decodes every image of a part at full size with dec into one
 // reused buffer.
-func decodeSide(name string, set [][]byte, dec imagecodec.Decoder) benchSide {
+func decodeSide(name string, parts [][][]byte, dec imagecodec.Decoder) benchSide {
 	var img *imagecodec.RGB
-	return benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
+	return benchSide{name, func(b *testing.B, part int) (int, time.Duration, time.Duration) {
 		c0, t0 := processCPU(), time.Now()
-		for _, data := range set {
+		for _, data := range parts[part] {
 			var err error
 			if img, _, err = dec.Decode(img, "bench.jpg", data, imagecodec.Request{}); err != nil {
 				b.Fatal(err)
 			}
 		}
-		return len(set), time.Since(t0), processCPU() - c0
+		return len(parts[part]), time.Since(t0), processCPU() - c0
 	}}
 }
 
@@ -321,8 +344,9 @@ func torchvisionSides(b *testing.B, set [][]byte) []benchSide {
 	}
 	var sides []benchSide
 	for w, name := range []string{"tv-w0", "tv-w1", "tv-w2"} {
-		sides = append(sides, benchSide{name, func(b *testing.B) (int, time.Duration, time.Duration) {
-			fmt.Fprintln(in, "epoch", w)
+		sides = append(sides, benchSide{name, func(b *testing.B, part int) (int, time.Duration, time.Duration) {
+			// The images of the part, by their numbers in the file names.
+			fmt.Fprintln(in, "epoch", w, part*len(set)/benchParts_, (part+1)*len(set)/benchParts_)
 			if !out.Scan() {
 				b.Fatalf("torchvision_peer.py stopped: %v", out.Err())
 			}
