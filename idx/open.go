@@ -3,7 +3,6 @@ package idx
 import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/fileio"
-	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -39,17 +38,9 @@ func Open[E arraycontainer.Number](path string, dim obsdim.Dim) (*arraycontainer
 		return nil, format.Errorf(name, ErrUnsupported, "gzip-compressed; use Load, which decompresses, or gunzip the file to map it")
 	}
 	if kinds[h.Type].Size > 1 && fileio.LittleEndian {
-		return nil, format.Errorf(name, ErrUnsupported, "big-endian %s data cannot be mapped on this little-endian machine (a mapping is the file's bytes and cannot be converted in place); use Load, which converts", h.GoType())
+		return nil, format.ByteOrderError(name, "big-endian "+h.GoType())
 	}
-	r, data, err := fileio.MapElems[E](format, f, size, h.DataOffset, h.Len())
-	if err != nil {
-		return nil, err
-	}
-	a, err := newArray(name, data, h, dim)
-	if err != nil {
-		r.Release()
-		return nil, err
-	}
-	mmap.Attach(a, r)
-	return a, nil
+	return fileio.MapArray(format, f, size, h.DataOffset, h.Len(), func(data []E) (*arraycontainer.Array[E], error) {
+		return newArray(name, data, h, dim)
+	})
 }

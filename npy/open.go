@@ -3,7 +3,6 @@ package npy
 import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/fileio"
-	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -54,21 +53,9 @@ func Open[E arraycontainer.Number](path string, dim obsdim.Dim) (*arraycontainer
 		return nil, err
 	}
 	if h.Dtype.swapped() {
-		order := "little"
-		if !fileio.LittleEndian {
-			order = "big"
-		}
-		return nil, format.Errorf(name, ErrUnsupported, "%s data cannot be memory-mapped on this %s-endian machine (a mapping is the file's bytes and cannot be converted in place); use Load, which converts", h.Dtype, order)
+		return nil, format.ByteOrderError(name, h.Dtype.String())
 	}
-	r, data, err := fileio.MapElems[E](format, f, size, h.DataOffset, h.Len())
-	if err != nil {
-		return nil, err
-	}
-	a, err := newArray(name, data, h, dim)
-	if err != nil {
-		r.Release()
-		return nil, err
-	}
-	mmap.Attach(a, r)
-	return a, nil
+	return fileio.MapArray(format, f, size, h.DataOffset, h.Len(), func(data []E) (*arraycontainer.Array[E], error) {
+		return newArray(name, data, h, dim)
+	})
 }

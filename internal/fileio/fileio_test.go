@@ -10,12 +10,15 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"testing/iotest"
 
+	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/internal/filetest"
 	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/obsdim"
 )
 
 type celsius float32
@@ -229,6 +232,57 @@ func TestMapElems(t *testing.T) {
 	want := "pkg: " + path + ": unsupported file: data at byte 9 is not aligned for float64 and cannot be memory-mapped; use Load"
 	if !errors.Is(err, ErrUnsupported) || !errors.Is(err, errors.ErrUnsupported) || err.Error() != want {
 		t.Errorf("MapElems at byte 9 = %v, want %q", err, want)
+	}
+}
+
+// TestMapArray: the array built over the mapped elements holds the mapping; a
+// build that fails releases it and its error comes back as it is; a mapping
+// that fails calls no build.
+func TestMapArray(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	b := binary.NativeEndian.AppendUint64(make([]byte, 8), math.Float64bits(2.5))
+	if err := os.WriteFile(path, append(b, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fm := Format{Pkg: "pkg", Malformed: errors.New("malformed")}
+	build := func(data []float64) (*arraycontainer.Array[float64], error) {
+		return arraycontainer.New(data, []int{1}, obsdim.First)
+	}
+	a, err := MapArray(fm, f, 17, 8, 1, build)
+	if err != nil || a.At(0) != 2.5 || mmap.Of(a) == nil {
+		t.Fatalf("MapArray at byte 8 = %v (mapping %v), %v; want [2.5] holding its mapping", a, mmap.Of(a), err)
+	}
+	defer runtime.KeepAlive(a) // its mapping counts in live below
+
+	live := mmap.Live()
+	refused := errors.New("refused")
+	_, err = MapArray(fm, f, 17, 8, 1, func([]float64) (*arraycontainer.Array[float64], error) { return nil, refused })
+	if err != refused || mmap.Live() != live {
+		t.Errorf("MapArray with a failing build = %v with %d mappings, want %v with %d", err, mmap.Live(), refused, live)
+	}
+	called := false
+	_, err = MapArray(fm, f, 17, 9, 1, func(data []float64) (*arraycontainer.Array[float64], error) { called = true; return build(data) })
+	if !errors.Is(err, ErrUnsupported) || called || mmap.Live() != live {
+		t.Errorf("MapArray of misaligned data = %v (build called: %v, %d mappings), want ErrUnsupported, no build, %d mappings", err, called, mmap.Live(), live)
+	}
+}
+
+// TestByteOrderError: the refusal names the file and the data and wraps
+// ErrUnsupported.
+func TestByteOrderError(t *testing.T) {
+	err := Format{Pkg: "npy"}.ByteOrderError("x.npy", ">f4")
+	order := "little"
+	if !LittleEndian {
+		order = "big"
+	}
+	want := "npy: x.npy: unsupported file: >f4 data cannot be memory-mapped on this " + order + "-endian machine (a mapping is the file's bytes and cannot be converted in place); use Load, which converts"
+	if !errors.Is(err, ErrUnsupported) || err.Error() != want {
+		t.Errorf("ByteOrderError = %v, want %q", err, want)
 	}
 }
 

@@ -30,3 +30,35 @@ func MapElems[E Elem](fm Format, f *os.File, size, off int64, count int) (*mmap.
 	}
 	return r, data, nil
 }
+
+// MapArray maps count elements of E at byte off of f as [MapElems] does, makes
+// the array A of them with build, and attaches the mapping to it (mmap.Attach),
+// so that the mapping lives while the array or a view of it is reachable. When
+// build fails the mapping is released and its error returned as it is.
+func MapArray[E Elem, A any](fm Format, f *os.File, size, off int64, count int, build func([]E) (A, error)) (A, error) {
+	r, data, err := MapElems[E](fm, f, size, off, count)
+	if err != nil {
+		var zero A
+		return zero, err
+	}
+	a, err := build(data)
+	if err != nil {
+		r.Release()
+		return a, err
+	}
+	mmap.Attach(a, r)
+	return a, nil
+}
+
+// ByteOrderError returns the error, wrapping [ErrUnsupported], that refuses to
+// map the data of the file name, described by what (such as ">f4" or
+// "big-endian int32"), because its byte order is not the machine's: a mapping is
+// the file's bytes and cannot be converted in place, and the package's Load
+// converts.
+func (fm Format) ByteOrderError(name, what string) error {
+	order := "little"
+	if !LittleEndian {
+		order = "big"
+	}
+	return fm.Errorf(name, ErrUnsupported, "%s data cannot be memory-mapped on this %s-endian machine (a mapping is the file's bytes and cannot be converted in place); use Load, which converts", what, order)
+}
