@@ -170,10 +170,11 @@ func parseField(t table, depth int) Field {
 			fbFail("field %q: int of %d bits", f.Name, ty.Bits)
 		}
 	case Float:
-		ty.Bits = 16 << tt.int16(0, 0)
-		if ty.Bits > 64 || ty.Bits < 16 {
-			fbFail("field %q: floating-point precision %d", f.Name, tt.int16(0, 0))
+		p := tt.int16(0, 0) // Arrow's Precision: HALF, SINGLE, DOUBLE
+		if p < 0 || p > 2 {
+			fbFail("field %q: floating-point precision %d", f.Name, p)
 		}
+		ty.Bits = 16 << p
 	case Timestamp:
 		ty.Unit, ty.Zone = unit(tt.int16(0, 0)), tt.string(1)
 	case Time, Duration:
