@@ -80,6 +80,7 @@
 //	data, err := tuples.Zip2(x, container.FromSlice(y))
 //	parts, err := subset.StratifiedSplit(data, rng, 0.8)
 //
+// A label array read from a file is zipped as y.Scalars() (see [StratifiedSplit]).
 // For labels in a slice alone, zip them with [Iota](n) and read the indices with
 // [View.Indices]. Classes are numbered in order of first appearance. Float labels
 // are classes too, one per distinct value, as scikit-learn has them: 0.0 and 1.0

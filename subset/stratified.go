@@ -26,6 +26,13 @@ import (
 //
 //	parts, err := subset.StratifiedSplit(data, rng, 0.8) // data: features and labels
 //
+// Labels from a file (npy.Open, npy.Load, idx.Open) are a rank-1 array, whose
+// observations are rank-0 arrays, not values: zip its Scalars instead (labels,
+// err := y.Scalars(); data, err := tuples.Zip2(x, labels)). Zipped as they are,
+// the call stops at compile time with "*arraycontainer.Array[int64] does not
+// satisfy cmp.Ordered", here and in every function of the package that takes
+// labeled data.
+//
 // StratifiedSplit returns an error wrapping [ErrFraction] for fractions that
 // [Split] rejects, and one wrapping [container.ErrEmpty] that names the largest class and
 // its size when the classes are too small to put anything in a part whose
