@@ -82,27 +82,27 @@ type Provider[D, L arraycontainer.Number] struct {
 func New[CD arraycontainer.Batched[D], CL arraycontainer.Batched[L], D, L arraycontainer.Number](
 	data *Sources[CD, D], label *Sources[CL, L], size int, opts ...Option) (*Provider[D, L], error) {
 	container.CheckArg(label != nil, "provider.New", "label group", "nil", "a group (NewUnlabeled makes a provider without labels)")
-	return build(data, label, size, opts)
+	return build("New", data, label, size, opts)
 }
 
 // NewUnlabeled returns a provider of data sources without labels, for
 // prediction: [Provider.ProvideLabel] is empty and so is every batch's Data.Y.
-// Its errors and panics are those of [New].
+// Its errors and panics are those of [New], named provider.NewUnlabeled.
 func NewUnlabeled[CD arraycontainer.Batched[D], D arraycontainer.Number](
 	data *Sources[CD, D], size int, opts ...Option) (*Provider[D, D], error) {
-	return build[CD, *arraycontainer.Array[D], D, D](data, nil, size, opts)
+	return build[CD, *arraycontainer.Array[D], D, D]("NewUnlabeled", data, nil, size, opts)
 }
 
-// build is New and NewUnlabeled (label nil).
+// build is New and NewUnlabeled (label nil); fn names the one called.
 func build[CD arraycontainer.Batched[D], CL arraycontainer.Batched[L], D, L arraycontainer.Number](
-	data *Sources[CD, D], label *Sources[CL, L], size int, opts []Option) (*Provider[D, L], error) {
-	const op = "provider.New"
-	cfg := newConfig("New", opts)
+	fn string, data *Sources[CD, D], label *Sources[CL, L], size int, opts []Option) (*Provider[D, L], error) {
+	op := "provider." + fn
+	cfg := newConfig(fn, opts)
 	container.CheckArg(size >= 1, op, "batch size", size, ">= 1")
 	container.CheckArg(data != nil, op, "data group", "nil", "a group")
 	p := &Provider[D, L]{size: size}
 	if err := addSources(&p.sources, data, size); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	p.nData = len(p.sources)
 	var labels container.Batched[[]*arraycontainer.Array[L], []*arraycontainer.Array[L]] = noLabels[L](data.Nobs())
@@ -116,7 +116,7 @@ func build[CD arraycontainer.Batched[D], CL arraycontainer.Batched[L], D, L arra
 			}
 		}
 		if err := addSources(&p.sources, label, size); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", op, err)
 		}
 		labels = label
 	}
@@ -126,7 +126,7 @@ func build[CD arraycontainer.Batched[D], CL arraycontainer.Batched[L], D, L arra
 	}
 	if cfg.padding {
 		if err := p.padValues(&cfg); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", op, err)
 		}
 	}
 	p.loader = eachobs.NewLoader(zipped, size, cfg.loop...)
@@ -155,7 +155,7 @@ func addSources[C arraycontainer.Batched[E], E arraycontainer.Number](dst *[]Des
 			b := m.GetObsInto(nil, []int{0})
 			shape, dim = b.Shape(), b.Dim()
 		default:
-			return fmt.Errorf("provider.New: source %q: %w: it is not an array and holds no observation to gather", name, ErrSource)
+			return fmt.Errorf("source %q: %w: it is not an array and holds no observation to gather", name, ErrSource)
 		}
 		shape[dim] = size
 		*dst = append(*dst, Desc{Name: name, Shape: shape})
@@ -167,7 +167,7 @@ func addSources[C arraycontainer.Batched[E], E arraycontainer.Number](dst *[]Des
 func (p *Provider[D, L]) padValues(cfg *config) error {
 	for _, name := range cfg.padNames {
 		if !slices.ContainsFunc(p.sources, func(s Desc) bool { return s.Name == name }) {
-			return fmt.Errorf("provider.New: %w: PadSource(%q) names no source", ErrPad, name)
+			return fmt.Errorf("%w: PadSource(%q) names no source", ErrPad, name)
 		}
 	}
 	var err error
@@ -188,7 +188,7 @@ func fills[E arraycontainer.Number](sources []Desc, cfg *config) ([]E, error) {
 		}
 		e, ok := fitPad[E](v)
 		if !ok {
-			return nil, fmt.Errorf("provider.New: %w: %v does not fit source %q of element type %T", ErrPad, v, s.Name, e)
+			return nil, fmt.Errorf("%w: %v does not fit source %q of element type %T", ErrPad, v, s.Name, e)
 		}
 		out[k] = e
 	}

@@ -533,7 +533,7 @@ func TestErrors(t *testing.T) {
 			_, err := provider.New(ints, intLabel, 2, provider.PadWith(1e40))
 			return err
 		}},
-		{"empty source that is not an array", provider.ErrSource, `source "e"`, func() error {
+		{"empty source that is not an array", provider.ErrSource, `provider.NewUnlabeled: source "e"`, func() error {
 			_, err := provider.NewUnlabeled(empty, 2)
 			return err
 		}},
@@ -609,7 +609,7 @@ func TestPanics(t *testing.T) {
 		{"PadSource and RollOver", "provider.New", "loop tail", func() {
 			provider.New(data, label, 2, provider.Loop(eachobs.Tail(index.RollOver)), provider.PadSource("a", 1))
 		}},
-		{"unlabeled PadWith and Drop", "provider.New", "loop tail", func() {
+		{"unlabeled PadWith and Drop", "provider.NewUnlabeled", "loop tail", func() {
 			provider.NewUnlabeled(data, 2, provider.PadWith(1), provider.Loop(eachobs.Tail(index.Drop)))
 		}},
 		{"nil loop option", "provider.Loop", "option", func() { provider.Loop(eachobs.Prefetch(1), nil) }},
@@ -627,8 +627,8 @@ func TestPanics(t *testing.T) {
 		{"slice", "provider.Range", "range", func() { provider.Range(first(p), 1, 3) }},
 		{"slice reversed", "provider.Range", "range", func() { provider.Range(first(p), 2, 1) }},
 		{"split", "provider.Split", "number of slices", func() { provider.Split(first(p), 0) }},
-		{"split into", "provider.Split", "number of slices", func() { provider.SplitInto(nil, first(p), -1) }},
-		{"unlabeled batch size", "provider.New", "batch size", func() { provider.NewUnlabeled(data, -1) }},
+		{"split into", "provider.SplitInto", "number of slices", func() { provider.SplitInto(nil, first(p), -1) }},
+		{"unlabeled batch size", "provider.NewUnlabeled", "batch size", func() { provider.NewUnlabeled(data, -1) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

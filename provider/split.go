@@ -52,7 +52,7 @@ func views[E arraycontainer.Number](dst, src []*arraycontainer.Array[E], lo, hi 
 // the slices and the views' headers; [SplitInto] reuses them. It panics with a
 // [*container.ArgError] if k < 1.
 func Split[D, L arraycontainer.Number](b Batch[D, L], k int) []Batch[D, L] {
-	return SplitInto(nil, b, k)
+	return splitInto("provider.Split", nil, b, k)
 }
 
 // SplitInto is [Split] into dst: it reuses dst's memory, and the slices and view
@@ -68,7 +68,12 @@ func Split[D, L arraycontainer.Number](b Batch[D, L], k int) []Batch[D, L] {
 // the loop itself: their headers are overwritten. It panics with a
 // [*container.ArgError] if k < 1.
 func SplitInto[D, L arraycontainer.Number](dst []Batch[D, L], b Batch[D, L], k int) []Batch[D, L] {
-	container.CheckArg(k >= 1, "provider.Split", "number of slices", k, ">= 1")
+	return splitInto("provider.SplitInto", dst, b, k)
+}
+
+// splitInto is SplitInto; op names the function called.
+func splitInto[D, L arraycontainer.Number](op string, dst []Batch[D, L], b Batch[D, L], k int) []Batch[D, L] {
+	container.CheckArg(k >= 1, op, "number of slices", k, ">= 1")
 	dst = container.Resize(dst, k)
 	for j := range dst {
 		lo, hi := index.Chunk(len(b.Indices), k, j)
