@@ -29,6 +29,7 @@ func (f *File) pages(g int, col Column, fn func(p pq.Page) error) (err error) {
 	gr := f.groups[g]
 	r := gr.part.region
 	defer r.RecoverError(r.Guard(), &err)
+	defer f.recoverChunk(g, col, &err)
 	cc := gr.part.file.RowGroups()[gr.k].ColumnChunks()[col.leaf]
 	pages := cc.Pages()
 	defer pages.Close()

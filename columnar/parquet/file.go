@@ -226,6 +226,7 @@ func openPart(path string) (p *part, err error) {
 		}
 	}()
 	defer r.RecoverError(r.Guard(), &err)
+	defer recoverFooter(path, &err)
 	b := r.Bytes()
 	if size < 12 || !bytes.Equal(b[:4], magic) {
 		return nil, fmtErr.Errorf(path, ErrFormat, "not a Parquet file: it does not start with %q", magic)
