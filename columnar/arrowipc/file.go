@@ -318,8 +318,8 @@ func (f *File) addMessage(m message, body []byte, off int64) error {
 	}
 	b := batch{meta: m.batch, body: body, off: off}
 	if m.kind == msgRecord {
-		if want := f.nodesOf(f.fields); len(b.meta.nodes) < want {
-			return f.errorf("record batch at byte %d has %d field nodes, the schema needs %d", off, len(b.meta.nodes), want)
+		if err := f.checkArrays("record batch", b, off, f.fields); err != nil {
+			return err
 		}
 		f.batches = append(f.batches, b)
 		return nil
@@ -336,25 +336,31 @@ func (f *File) addMessage(m message, body []byte, off int64) error {
 	if fd == nil {
 		return f.errorf("dictionary batch at byte %d has id %d, which no column uses", off, m.dictID)
 	}
-	if len(b.meta.nodes) == 0 {
-		return f.errorf("dictionary batch at byte %d has no field node", off)
+	vf := Field{Name: fd.Name, Type: fd.Type, Nullable: fd.Nullable}
+	if err := f.checkArrays("dictionary batch", b, off, []Field{vf}); err != nil {
+		return err
 	}
 	bufs, err := f.decode(b)
 	if err != nil {
 		return err
 	}
-	vf := Field{Name: fd.Name, Type: fd.Type, Nullable: fd.Nullable}
 	f.dicts[m.dictID] = &dict{field: vf, b: b, bufs: bufs, rows: int(b.meta.nodes[0].length)}
 	return nil
 }
 
-func (f *File) nodesOf(fields []Field) int {
-	n := 0
+// checkArrays checks that batch b (a "record batch" or a "dictionary batch" at
+// byte off) has the field nodes and buffers that fields need, so that readers
+// index them without checking.
+func (f *File) checkArrays(what string, b batch, off int64, fields []Field) error {
+	nodes, bufs := 0, 0
 	for _, fd := range fields {
-		dn, _ := countArrays(fd)
-		n += dn
+		dn, db := countArrays(fd)
+		nodes, bufs = nodes+dn, bufs+db
 	}
-	return n
+	if len(b.meta.nodes) < nodes || len(b.meta.buffers) < bufs {
+		return f.errorf("%s at byte %d has %d field nodes and %d buffers, the schema needs %d and %d", what, off, len(b.meta.nodes), len(b.meta.buffers), nodes, bufs)
+	}
+	return nil
 }
 
 // checkBuffers checks that every buffer of a batch lies inside its body.
