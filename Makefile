@@ -25,7 +25,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck lint bench bench-columnar fuzz demo demo-train compare chart deps interop bench-images
+.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train compare chart deps interop bench-images
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -69,7 +69,12 @@ fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
-lint: vet fmtcheck
+# go mod tidy -diff prints what tidying would change (nothing, when every
+# module's go.mod and go.sum are tidy).
+tidycheck:
+	@for m in $(MODULES); do (cd $$m && $(GO) mod tidy -diff) || { echo "make tidycheck: run go mod tidy in $$m"; exit 1; }; done
+
+lint: vet fmtcheck tidycheck
 	@for m in $(MODULES); do (cd $$m && $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...) || exit 1; done
 
 # The Go benchmarks of every hot path, each beside its limit and the C
