@@ -23,8 +23,14 @@
 // C, a peer in the peers.py process) runs a whole pass, an epoch of shuffled
 // batches into its own buffer, and the sides take turns, rotating which goes
 // first, so that load from other processes hits them alike and the ratios
-// come from one run. BenchmarkPlain, the kit's loop alone, checks that the
-// suite's figure agrees with a user's program.
+// come from one run. A side's figure is its fastest pass, timed by the CPU
+// clock of the thread that runs it (Python's time.thread_time for a peer),
+// which stops while other processes have the core: on a machine shared with
+// other work a pass's wall time is mostly theirs. Sides whose work runs on
+// other goroutines too (a split batch, a prefetching loop), and allocations
+// large enough that the garbage collector's threads matter (splits, the
+// relayout), are timed by the wall clock. BenchmarkPlain, the kit's loop
+// alone, checks that the suite's figure agrees with a user's program.
 //
 // The gathers run in two regimes: "cache", an array of at most half the
 // last-level cache (read from sysfs), warmed by an untimed pass before every

@@ -12,7 +12,7 @@ turn with obskit, its limit and the C reference, pass by pass, in one run:
    "dtype": "float32", "passes": P}
                                 -> {"sides": [the sides it can run]}
   {"cmd": "run", "side": S, "warm": true}
-                                -> {"seconds": the time of one pass}
+                                -> {"seconds": the thread's CPU time of one pass}
 
 A pass is what the Go side times for the same workload: P shuffled batches
 (gather/first: every full batch of a permutation, an epoch; gather/last: the
@@ -179,9 +179,9 @@ def main():
             f = sides[c["side"]]
             if c.get("warm"):
                 f()
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
             f()
-            out = {"seconds": time.perf_counter() - t0}
+            out = {"seconds": time.thread_time() - t0}
         print(json.dumps(out), flush=True)
 
 

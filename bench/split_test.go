@@ -62,8 +62,8 @@ func BenchmarkSplit(b *testing.B) {
 				}
 			}
 			sides := []side{
-				timed("two", amount, split(func(idx []int, lo, hi int) { gather.GatherPart(two, data, shape, strides, 0, 0, idx, lo, hi) })),
-				timed("one", amount, func() {
+				wallTimed("two", amount, split(func(idx []int, lo, hi int) { gather.GatherPart(two, data, shape, strides, 0, 0, idx, lo, hi) })),
+				wallTimed("one", amount, func() {
 					for _, idx := range batches {
 						gather.Gather(one, data, shape, strides, 0, 0, idx)
 					}
@@ -71,18 +71,18 @@ func BenchmarkSplit(b *testing.B) {
 			}
 			if cref.Available {
 				sides = append(sides,
-					timed("c-two", amount, split(func(idx []int, lo, hi int) {
+					wallTimed("c-two", amount, split(func(idx []int, lo, hi int) {
 						cref.Cursor(c2[lo*n:hi*n], raw, n, n, idx[lo:hi], 8<<10, cref.Memcpy)
 					})),
-					timed("c-one", amount, func() {
+					wallTimed("c-one", amount, func() {
 						for _, idx := range batches {
 							cref.Cursor(c1, raw, n, n, idx, 8<<10, cref.Memcpy)
 						}
 					}))
 			}
-			spent := paired(b, "MB/s", false, sides...)
-			if len(spent) == 4 {
-				b.ReportMetric(float64(spent[1])/float64(spent[0])*float64(spent[2])/float64(spent[3]), "x-c")
+			best := paired(b, "MB/s", false, sides...)
+			if len(best) == 4 {
+				b.ReportMetric(float64(best[1])/float64(best[0])*float64(best[2])/float64(best[3]), "x-c")
 			}
 		})
 	}
