@@ -12,8 +12,6 @@ import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/internal/gather"
-	"github.com/obskit/obskit/internal/pipeline"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/subset"
@@ -193,52 +191,6 @@ func BenchmarkPrefetch(b *testing.B) {
 	}
 }
 
-// spin keeps the CPU busy for d.
-func spin(d time.Duration) {
-	for t := time.Now(); time.Since(t) < d; {
-	}
-}
-
-// BenchmarkHandoff is the pipeline of Prefetch(1) without the kit: a
-// producer goroutine and the benchmark's hand 469 steps through a ring of two
-// tokens, each spinning 50 µs per step (about a gather of 128 MNIST rows),
-// against the same steps done serially, once with blocking receives
-// (block/serial) and once with the polling receive of internal/pipeline that
-// eachobs uses (handoff/serial); 0.5 is perfect overlap. On 2-core VMs
-// blocking receives do not overlap (golang/go#32113: a woken goroutine waits
-// on its waker's core), which is why the kit polls before it parks.
-func BenchmarkHandoff(b *testing.B) {
-	const steps, work = 469, 50 * time.Microsecond
-	stop := make(chan struct{})
-	pipe := func(recv func(c <-chan struct{})) func() {
-		return func() {
-			ready, freed, done := make(chan struct{}, 2), make(chan struct{}, 2), make(chan struct{})
-			freed <- struct{}{}
-			freed <- struct{}{}
-			go func() {
-				defer close(done)
-				for range steps {
-					recv(freed)
-					spin(work)
-					ready <- struct{}{}
-				}
-			}()
-			for range steps {
-				recv(ready)
-				spin(work)
-				freed <- struct{}{}
-			}
-			<-done
-		}
-	}
-	best := paired(b, "MB/s", false,
-		wallTimed("serial", 0, func() { spin(2 * steps * work) }),
-		wallTimed("block", 0, pipe(func(c <-chan struct{}) { <-c })),
-		wallTimed("handoff", 0, pipe(func(c <-chan struct{}) { pipeline.Poll(c, stop) })))
-	b.ReportMetric(float64(best[1])/float64(best[0]), "block/serial")
-	b.ReportMetric(float64(best[2])/float64(best[0]), "handoff/serial")
-}
-
 // BenchmarkMappedEpoch runs one shuffled epoch of eachobs.Batches(x, 128,
 // Shuffle) per pass over the features of the (X, y) data saved as a .npy
 // file (188 MB) and memory-mapped with npy.Open, its pages cached and mapped
@@ -311,21 +263,4 @@ func BenchmarkSplits(b *testing.B) {
 			paired(b, "Mobs/s", false, append(sides, peers(b, SplitObs, c.name, map[string]any{"obs": SplitObs})...)...)
 		})
 	}
-}
-
-// BenchmarkObsFirst (on the wall clock, as BenchmarkSplits) measures the
-// one-time relayout of a 60000 x 784 float32
-// observation-last array: "alloc" is Array.ObsFirst, allocation and page
-// faults included; "kernel" its kernel alone (gather.Copy) into a buffer
-// allocated once; "copy" copy() of the same bytes, the floor of any one-pass
-// relayout.
-func BenchmarkObsFirst(b *testing.B) {
-	last := obsLast(b, filled[float32](b, Obs))
-	dst := make([]float32, Obs*Width)
-	copy(dst, last.Data()) // fault the pages in
-	const amount = Obs * Width * 4
-	paired(b, "MB/s", false,
-		wallTimed("alloc", amount, func() { last.ObsFirst() }),
-		wallTimed("kernel", amount, func() { gather.Copy(dst, last.Data(), []int{Obs, Width}, []int{1, Obs}, 0) }),
-		wallTimed("copy", amount, func() { copy(dst, last.Data()) }))
 }

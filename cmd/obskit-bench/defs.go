@@ -230,11 +230,10 @@ func contextDefs() []targetDef {
 			targetDef{issue: 3, what: "the shuffled epoch against a naive loop copying the same shuffled rows one by one, " + r.key, metric: "throughput / the naive loop's", ref: ref{"bench BenchmarkEpoch/" + r.key, "x-rowcopy"}})
 	}
 	return append(append(ds,
-		targetDef{issue: 2, what: "the one-time relayout (ObsFirst) of the 188 MB observation-last float32 array, allocation and page faults included", metric: "copy() time / relayout time", ref: ref{"bench BenchmarkObsFirst", "x-copy"}},
-		targetDef{issue: 2, what: "its kernel (gather.Copy) into an array allocated once, against copy() of the same bytes", metric: "kernel time / copy() time", ref: ref{"bench BenchmarkObsFirst", "x-kernel"}, over: ref{"bench BenchmarkObsFirst", "x-copy"}},
+		targetDef{issue: 2, what: "the one-time relayout (ObsFirst) of the 188 MB observation-last float32 array, allocation and page faults included, against copy() of the same bytes", metric: "relayout time / copy() time", ref: ref{"arraycontainer BenchmarkObsFirst/alloc", "ns/op"}, over: ref{"arraycontainer BenchmarkObsFirst/copy", "ns/op"}},
 		targetDef{issue: 3, what: "Prefetch(1) with the linear layer: the body's measured cost against the gather's", metric: "body time / gather time", ref: ref{"bench BenchmarkPrefetch/linear", "body/gather"}},
-		targetDef{issue: 3, what: "the prefetch pipeline without the kit: two goroutines handing 469 steps of 50 µs each way, with blocking receives", metric: "pipeline time / serial time (0.5 is perfect overlap)", ref: ref{"bench BenchmarkHandoff", "block/serial"}},
-		targetDef{issue: 3, what: "the same pipeline with the polling receive of internal/pipeline", metric: "pipeline time / serial time", ref: ref{"bench BenchmarkHandoff", "handoff/serial"}},
+		targetDef{issue: 3, what: "the prefetch pipeline without the kit: two goroutines handing 469 steps of 50 µs each way, with blocking receives", metric: "pipeline time / serial time (0.5 is perfect overlap)", ref: ref{"internal/pipeline BenchmarkHandoff", "block/serial"}},
+		targetDef{issue: 3, what: "the same pipeline with the polling receive of internal/pipeline", metric: "pipeline time / serial time", ref: ref{"internal/pipeline BenchmarkHandoff", "handoff/serial"}},
 		targetDef{issue: 4, what: "a provider's epoch against the eachobs loop it wraps (MNIST-sized rows)", metric: "time / eachobs time", ref: ref{"provider BenchmarkEpochRatio/mnist", "provider/eachobs"}},
 		targetDef{issue: 7, what: "batches through a shuffled split's view against copy()", metric: "throughput / copy() of the same bytes", ref: ref{"bench BenchmarkSubset", "x-copy"}},
 		targetDef{issue: 15, what: "a batch of 1024 rows split across two goroutines", metric: "speedup over one goroutine", ref: ref{"bench BenchmarkSplit/1024", "x-one"}},

@@ -24,11 +24,13 @@ type goRun struct {
 // bytes, each beside its limit, the C reference and the peers, and the row
 // kernel's experiments (BenchmarkKernel, a run of its own with a shorter
 // benchtime); the others are the packages' own benchmarks of their issues'
-// targets.
+// targets and of their design.
 var goRuns = []goRun{
 	{Pkg: "bench", Bench: ".", Skip: "^BenchmarkKernel$"},
 	{Pkg: "bench", Bench: "^BenchmarkKernel$", Benchtime: "0.5s"},
 	{Pkg: "subset", Bench: "^BenchmarkViewOfViews$"},
+	{Pkg: "arraycontainer", Bench: "^BenchmarkObsFirst$", Benchtime: "5x"},
+	{Pkg: "internal/pipeline", Bench: "^BenchmarkHandoff$", Benchtime: "5x"},
 	{Pkg: "stream", Bench: "^BenchmarkParallelMapSpeedup$", Benchtime: "2x"},
 	{Pkg: "npy", Bench: "^BenchmarkOpen$"},
 	{Pkg: "provider", Bench: "^BenchmarkEpochRatio$"},
