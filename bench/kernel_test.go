@@ -47,10 +47,9 @@ func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, d
 // alternating with its alternatives:
 //
 //   - rows/<bytes>, 64 B to 16 KiB: the copy routine by row size: "go", a
-//     copy() (Go's memmove) per row without prefetch; "nopf", C's memcpy
-//     without prefetch; and the C cursor of the kernel (8 KiB ahead) around
-//     each routine of cref: memcpy, REP MOVSB, 16-, 32- and 64-byte vector
-//     moves, non-temporal stores;
+//     copy() (Go's memmove) per row; each routine of cref (C's memcpy, REP
+//     MOVSB, 16-, 32- and 64-byte vector moves) with the kernel's prefetch
+//     cursor 8 KiB ahead ("<routine>") and without prefetch ("<routine>-0");
 //   - distance/<bytes>: the prefetch distance, C's memcpy with the cursor at
 //     none and 1 to 32 KiB;
 //   - dst: the destination of 3136-byte rows reused (the kernel), rotating
@@ -80,12 +79,10 @@ func BenchmarkKernel(b *testing.B) {
 							}
 						}
 					})}
-				if cref.Available {
-					sides = append(sides, cursorSide("nopf", src, n, bs, amount, 0, cref.Memcpy))
-					for _, rt := range cref.Routines {
-						if rt.Available() {
-							sides = append(sides, cursorSide(rt.String(), src, n, bs, amount, 8<<10, rt))
-						}
+				for _, rt := range cref.Routines {
+					if rt.Available() {
+						sides = append(sides, cursorSide(rt.String(), src, n, bs, amount, 8<<10, rt),
+							cursorSide(rt.String()+"-0", src, n, bs, amount, 0, rt))
 					}
 				}
 				paired(b, "MB/s", warm, sides...)

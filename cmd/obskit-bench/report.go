@@ -122,9 +122,9 @@ type sideTable struct {
 }
 
 var sideTables = []sideTable{
-	{"The copy routine by row size", "Rows of one size from random places of the regime's source into batches of about 400 KB, GB/s: the kernel; `copy()` per row (Go's `memmove`) and C's `memcpy`, both without prefetch; the kernel's 8 KiB prefetch cursor in C around each routine: `memcpy` (glibc's choice), REP MOVSB, 16-, 32- and 64-byte vector moves, non-temporal stores.",
-		"BenchmarkKernel/%s/rows/", "row bytes", [][2]string{{"kit", "kernel"}, {"go", "copy()"}, {"nopf", "memcpy, no prefetch"}, {"memcpy", "memcpy"},
-			{"movsb", "REP MOVSB"}, {"sse", "16-byte"}, {"avx2", "32-byte"}, {"avx512", "64-byte"}, {"stream", "non-temporal"}}, nil},
+	{"The copy routine by row size", "Rows of one size from random places of the regime's source into batches of about 400 KB, GB/s: the kernel; `copy()` per row (Go's `memmove`); in C, each routine (`memcpy`, glibc's choice; REP MOVSB; 16-, 32- and 64-byte vector moves) with the kernel's prefetch cursor 8 KiB ahead, and without prefetch (\"none\").",
+		"BenchmarkKernel/%s/rows/", "row bytes", [][2]string{{"kit", "kernel"}, {"go", "copy()"}, {"memcpy", "memcpy"}, {"memcpy-0", "none"},
+			{"movsb", "REP MOVSB"}, {"movsb-0", "none"}, {"sse", "16-byte"}, {"sse-0", "none"}, {"avx2", "32-byte"}, {"avx2-0", "none"}, {"avx512", "64-byte"}, {"avx512-0", "none"}}, nil},
 	{"Prefetch distance", "C's `memcpy` per row with the cursor at other distances ahead of the copy (bytes of the batch in flight), GB/s.",
 		"BenchmarkKernel/%s/distance/", "row bytes", [][2]string{{"kit", "kernel"}, {"0KiB", "none"}, {"1KiB", "1 KiB"}, {"2KiB", "2 KiB"},
 			{"4KiB", "4 KiB"}, {"8KiB", "8 KiB"}, {"16KiB", "16 KiB"}, {"32KiB", "32 KiB"}}, nil},

@@ -9,9 +9,10 @@
 // one row of the last axis at a time, tracking the element offset as it goes.
 //
 // A gather of contiguous observations goes through the row kernel: software
-// prefetch a fixed distance ahead along the gathered rows and a copy routine
-// chosen by row size, in assembly on amd64 and arm64 and a loop of copy()
-// calls elsewhere or with the purego build tag. [GatherPart] gathers
+// prefetch a fixed distance ahead along the gathered rows for arrays larger
+// than the CPU's largest cache and a copy routine chosen by row size and CPU
+// features, in assembly on amd64 and arm64 and a loop of copy() calls
+// elsewhere or with the purego build tag. [GatherPart] gathers
 // part of a batch, so that several workers can fill one batch together; the
 // kernels themselves start no goroutine.
 //

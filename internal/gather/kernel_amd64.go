@@ -11,10 +11,11 @@ const hasKernel = true
 
 // rowsAsm copies count rows of n bytes: row j from src+off+idx[j]*stride to
 // dst+j*n, prefetching dist bytes ahead along the gathered rows; rows of at
-// least movs bytes move with REP MOVSB, others with 16-byte moves.
+// least movs bytes move with REP MOVSB, others with 32-byte moves (AVX2) if
+// wide is 1 and 16-byte moves if it is 0.
 //
 //go:noescape
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int)
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
 
 // prefetchPicksAsm prefetches src+off+idx[j]*scale for j < count.
 //
@@ -23,6 +24,46 @@ func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)
 
 // cpuid executes CPUID with the given leaf and subleaf.
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+
+// xgetbv reads XCR0, the register state the operating system saves.
+func xgetbv() (eax, edx uint32)
+
+// hasAVX2 reports whether the CPU has AVX2 and the operating system saves
+// the YMM registers.
+var hasAVX2 = func() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	if max, _, _, _ := cpuid(0, 0); max < 7 || ecx1&(1<<27) == 0 || ecx1&(1<<28) == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}()
+
+// cacheSize is the size in bytes of the CPU's largest cache, from CPUID's
+// deterministic cache parameters (leaf 4 on Intel, 0x8000001D on AMD), or 0
+// where the CPU does not say.
+var cacheSize = func() int {
+	leaf := uint32(4)
+	if _, ebx, ecx, edx := cpuid(0, 0); ebx == 0x68747541 && ecx == 0x444d4163 && edx == 0x69746e65 { // "AuthenticAMD"
+		if max, _, _, _ := cpuid(0x80000000, 0); max < 0x8000001D {
+			return 0
+		}
+		leaf = 0x8000001D
+	}
+	size := 0
+	for sub := uint32(0); sub < 16; sub++ {
+		eax, ebx, ecx, _ := cpuid(leaf, sub)
+		if eax&0x1f == 0 { // no more caches
+			break
+		}
+		ways, parts, line := ebx>>22+1, (ebx>>12)&0x3ff+1, ebx&0xfff+1
+		size = max(size, int(ways*parts*line*(ecx+1)))
+	}
+	return size
+}()
 
 // movsFrom is the row size in bytes from which rows move with REP MOVSB: 2 KiB
 // on CPUs with enhanced REP MOVSB (ERMS, CPUID leaf 7 EBX bit 9), never on

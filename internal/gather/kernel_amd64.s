@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int)
+// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
 //
 // Registers: DI destination (advances row by row), SI and CX the row being
 // copied, R8 src+off, R9 n, R10 stride, R11 idx, R12 count, BX the row being
 // copied (j), and the prefetch cursor: R14 its row, DX its byte offset in that
 // row, R13 its budget (bytes still to prefetch to stay dist ahead of the copy).
-TEXT ·rowsAsm(SB), NOSPLIT, $0-72
+TEXT ·rowsAsm(SB), NOSPLIT, $0-80
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), R8
 	ADDQ off+16(FP), R8
@@ -56,6 +56,8 @@ copyrow:
 	CMPQ  R9, $64
 	JLT   small
 	MOVQ  R9, CX
+	CMPQ  wide+72(FP), $0
+	JNE   avx
 
 vec:
 	MOVOU (SI), X0
@@ -85,6 +87,25 @@ tail: // 0 <= CX < 64 bytes left: move the row's last 64 bytes
 	MOVOU X3, -16(DI)(CX*1)
 	ADDQ  CX, DI
 	JMP   row
+
+avx: // 32-byte moves (AVX2), 64 bytes a round
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $64, CX
+	CMPQ    CX, $64
+	JGE     avx
+	TESTQ   CX, CX // then the row's last 64 bytes
+	JEQ     row
+	VMOVDQU -64(SI)(CX*1), Y0
+	VMOVDQU -32(SI)(CX*1), Y1
+	VMOVDQU Y0, -64(DI)(CX*1)
+	VMOVDQU Y1, -32(DI)(CX*1)
+	ADDQ    CX, DI
+	JMP     row
 
 movsb:
 	MOVQ R9, CX
@@ -152,6 +173,11 @@ one:
 	JMP  row
 
 done:
+	CMPQ wide+72(FP), $0
+	JEQ  ret
+	VZEROUPPER
+
+ret:
 	RET
 
 // func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)
@@ -173,6 +199,14 @@ pick:
 	JMP   pick
 
 picked:
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
 	RET
 
 // func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)

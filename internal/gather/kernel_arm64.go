@@ -14,12 +14,18 @@ const hasKernel = true
 // PLDL1KEEP), with 16-byte pair loads and stores. movs is ignored on arm64.
 //
 //go:noescape
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int)
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
 
 // prefetchPicksAsm prefetches src+off+idx[j]*scale for j < count.
 //
 //go:noescape
 func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)
 
-// movsFrom: arm64 has no string moves.
+// arm64 has no string moves nor AVX2, and the largest cache
+// is not read here (cacheSize 0: the kernel always prefetches).
 var movsFrom = math.MaxInt
+
+const (
+	hasAVX2   = false
+	cacheSize = 0
+)

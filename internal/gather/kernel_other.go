@@ -13,7 +13,12 @@ const hasKernel = false
 
 var movsFrom = math.MaxInt
 
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs int) {
+const (
+	hasAVX2   = false
+	cacheSize = 0
+)
+
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int) {
 	panic("obskit/internal/gather: no row kernel on this build")
 }
 

@@ -10,17 +10,20 @@ import (
 // The row kernel: copying the rows of a shuffled batch.
 //
 // A shuffled observation-first batch copies len(idx) rows from random places of
-// a large array. Measured on the 2-core AMD EPYC (Zen 5) of docs/performance.md,
-// the time of such a copy is the memory latency of each row's first lines, not
-// bandwidth: a loop of copy() calls (Go's memmove) moved 3136-byte rows at
-// 9-10 GB/s where copy() of one contiguous block moves 25-29 GB/s. The kernel
-// closes most of that gap with software prefetch along the gathered stream: a
-// cursor runs [PrefetchDistance] bytes ahead of the copy, across row boundaries,
-// and issues one prefetch per cache line, so that the lines of the next rows
-// are on their way while the current one is copied. The rows themselves move
-// with 16-byte vector moves, or with REP MOVSB from 2 KiB on CPUs with fast
-// string moves (ERMS), which the measurements preferred for rows that large.
-// docs/design.md records the measurements behind each choice.
+// an array. Where the array is larger than the CPU's largest cache, the time of
+// such a copy is the memory latency of each row's first lines: on the AMD EPYC
+// (Zen 5) of docs/performance.md a loop of copy() calls moved 3136-byte rows
+// at 9-10 GB/s where copy() of one block moved 25-29 GB/s. The kernel closes
+// most of that gap with software prefetch along the gathered stream: a cursor
+// runs [PrefetchDistance] bytes ahead of the copy, across row boundaries, and
+// issues one prefetch per cache line. Where the array fits in that cache, the
+// hardware keeps up and the prefetches only cost (10% for 3136-byte rows on a
+// Zen 3), so the kernel does not prefetch there: the plan depends on the
+// array's size against the cache (planFor). The rows move with 32-byte moves
+// on CPUs with AVX2 (16-byte ones without), or with REP MOVSB from 2 KiB on
+// CPUs with fast string moves (ERMS), which the measurements preferred for
+// rows that large on the Zen 5 and found level with vector moves on the
+// Zen 3. docs/design.md records the measurements behind each choice.
 
 // PrefetchDistance is how far ahead of the copy, in bytes of the gathered
 // batch, the row kernel prefetches. 8 KiB was the best of none and 1 to 32 KiB
@@ -48,16 +51,32 @@ func blocks[E Elem](d, src []E, base, sa, n int, idx []int, p picks) {
 		}
 		return
 	}
-	rows(d, src, base, sa, n, idx, p, kernelPlan)
+	rows(d, src, base, sa, n, idx, p, planFor(len(src)*int(unsafe.Sizeof(src[0]))))
 }
 
 // A plan is how the row kernel copies: how many bytes of the batch it
-// prefetches ahead of the copy (none if <= 0), and the row size in bytes from
-// which rows move with REP MOVSB (16-byte moves below).
-type plan struct{ dist, movs int }
+// prefetches ahead of the copy (none if <= 0), the row size in bytes from
+// which rows move with REP MOVSB, and whether the rows below move with
+// 32-byte moves (AVX2) rather than 16-byte ones.
+type plan struct {
+	dist, movs int
+	wide       bool
+}
 
-// kernelPlan is the kernel's plan on this CPU.
-var kernelPlan = plan{PrefetchDistance, movsFrom}
+// kernelPlan is the kernel's plan on this CPU for an array that does not fit
+// in its largest cache.
+var kernelPlan = plan{PrefetchDistance, movsFrom, hasAVX2}
+
+// planFor returns the plan for a gather from an array of size bytes: the
+// kernel's, without prefetch when the array fits in the CPU's largest cache,
+// where the hardware's own prefetch keeps up with the copy and the kernel's
+// instructions only cost.
+func planFor(size int) plan {
+	if size <= cacheSize {
+		return plan{0, kernelPlan.movs, kernelPlan.wide}
+	}
+	return kernelPlan
+}
 
 // rows copies the block of n elements at base+idx[j]*sa to d[j*n:] for every
 // j with plan pl; p summarizes idx. d holds exactly len(idx)*n elements.
@@ -80,8 +99,12 @@ func rows[E Elem](d, src []E, base, sa, n int, idx []int, p picks, pl plan) {
 	if dist <= 0 {
 		dist = math.MinInt / 2 // the budget never turns positive
 	}
+	wide := 0
+	if pl.wide {
+		wide = 1
+	}
 	rowsAsm(unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(src)),
-		base*size, n*size, sa*size, unsafe.SliceData(idx), len(idx), dist, pl.movs)
+		base*size, n*size, sa*size, unsafe.SliceData(idx), len(idx), dist, pl.movs, wide)
 }
 
 // picks summarizes an index list for the kernel, once per list rather than once
@@ -150,15 +173,20 @@ func prefetchPicks[E any](src []E, base, sa int, idx []int) {
 }
 
 // Describe says how the row kernel copies rows on this build and CPU, for the
-// benchmark report: "amd64 assembly, prefetching 8 KiB ahead; REP MOVSB from
-// 2 KiB rows, 16-byte moves below", or the pure-Go loop.
+// benchmark report: "amd64 assembly; 32-byte moves (AVX2), REP MOVSB from 2
+// KiB rows (ERMS); prefetching 8 KiB ahead from arrays larger than the 32 MiB
+// cache", or the pure-Go loop.
 func Describe() string {
 	if !hasKernel {
 		return "copy() per row, no prefetch (pure Go: the purego tag or an architecture without the assembly kernel)"
 	}
-	s := fmt.Sprintf("%s assembly, prefetching %d KiB ahead along the gathered rows; ", runtime.GOARCH, PrefetchDistance>>10)
-	if movsFrom == math.MaxInt {
-		return s + "16-byte moves"
+	s := runtime.GOARCH + " assembly; " + map[bool]string{true: "32-byte moves (AVX2)", false: "16-byte moves"}[hasAVX2]
+	if movsFrom != math.MaxInt {
+		s += fmt.Sprintf(", REP MOVSB from %d KiB rows (ERMS)", movsFrom>>10)
 	}
-	return s + fmt.Sprintf("REP MOVSB from %d KiB rows (the CPU has ERMS), 16-byte moves below", movsFrom>>10)
+	s += fmt.Sprintf("; prefetching %d KiB ahead along the gathered rows", PrefetchDistance>>10)
+	if cacheSize > 0 {
+		s += fmt.Sprintf(" from arrays larger than the %d MiB cache", cacheSize>>20)
+	}
+	return s
 }

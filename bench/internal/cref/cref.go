@@ -63,25 +63,11 @@ __attribute__((target("avx512f"))) static void avx512(char *d, const char *s, si
 	memcpy(d + o, s + o, n - o);
 }
 
-// stream moves 32 bytes at a time with non-temporal stores, which bypass
-// the caches, once d is 32-byte aligned.
-__attribute__((target("avx2"))) static void stream(char *d, const char *s, size_t n) {
-	size_t o = (32 - ((uintptr_t)d & 31)) & 31;
-	if (o > n)
-		o = n;
-	memcpy(d, s, o);
-	for (; o + 32 <= n; o += 32)
-		_mm256_stream_si256((__m256i *)(d + o), _mm256_loadu_si256((const __m256i *)(s + o)));
-	memcpy(d + o, s + o, n - o);
-}
-static void fence(void) { _mm_sfence(); }
 #else
 #define movsb mc
 #define sse mc
 #define avx2 mc
 #define avx512 mc
-#define stream mc
-static void fence(void) {}
 #endif
 
 // cursor copies the rows as rows does, with routine r (an index of fns),
@@ -90,7 +76,7 @@ static void fence(void) {}
 // kernel, in C. dist <= 0 prefetches nothing.
 static void cursor(char *dst, const char *src, size_t n, ptrdiff_t stride,
                    const long long *idx, long count, long dist, int r) {
-	static const copyfn fns[] = {mc, movsb, sse, avx2, avx512, stream};
+	static const copyfn fns[] = {mc, movsb, sse, avx2, avx512};
 	copyfn f = fns[r];
 	long pj = 0, budget = dist > 0 ? dist : LONG_MIN / 2;
 	size_t po = 0;
@@ -110,8 +96,6 @@ static void cursor(char *dst, const char *src, size_t n, ptrdiff_t stride,
 		}
 		f(dst + j * n, src + idx[j] * stride, n);
 	}
-	if (f == stream)
-		fence();
 }
 */
 import "C"

@@ -26,15 +26,14 @@ const (
 	SSE                   // 16-byte vector moves
 	AVX2                  // 32-byte vector moves
 	AVX512                // 64-byte vector moves
-	Stream                // 32-byte loads and non-temporal stores, which bypass the caches
 )
 
 // Routines are every Routine, in order.
-var Routines = []Routine{Memcpy, Movsb, SSE, AVX2, AVX512, Stream}
+var Routines = []Routine{Memcpy, Movsb, SSE, AVX2, AVX512}
 
 // String names the routine as the benchmarks' sides do: "movsb".
 func (r Routine) String() string {
-	return [...]string{"memcpy", "movsb", "sse", "avx2", "avx512", "stream"}[r]
+	return [...]string{"memcpy", "movsb", "sse", "avx2", "avx512"}[r]
 }
 
 // Available reports whether r runs here: the C reference is built and, for
@@ -44,7 +43,7 @@ func (r Routine) Available() bool {
 	switch {
 	case !Available:
 		return false
-	case r == AVX2 || r == Stream:
+	case r == AVX2:
 		return runtime.GOARCH != "amd64" || cpu.X86.HasAVX2
 	case r == AVX512:
 		return runtime.GOARCH != "amd64" || cpu.X86.HasAVX512F
