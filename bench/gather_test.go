@@ -151,7 +151,7 @@ func gatherType[E arraycontainer.Number](r regime) func(*testing.B) {
 		})
 		b.Run("last", func(b *testing.B) {
 			l := obsLast(b, x)
-			pass := batches[:lastPass]
+			pass := batches[:min(lastPass, len(batches))]
 			amount := int64(len(pass)) * batch
 			py["passes"] = len(pass)
 			sides := []side{

@@ -1,6 +1,10 @@
 package gather
 
-import "golang.org/x/exp/constraints"
+import (
+	"unsafe"
+
+	"golang.org/x/exp/constraints"
+)
 
 // Elem is the constraint of the gather kernel's elements: every Go integer and
 // floating-point type, the element types of arraycontainer (its Number, the same
@@ -63,12 +67,13 @@ func GatherPart[E Elem](dst, src []E, shape, strides []int, offset, axis int, id
 	base := offset
 	switch {
 	case obsLen == 1:
+		ahead := planFor(len(src)*int(unsafe.Sizeof(src[0]))).dist > 0 // the next position's picks
 		for o := 0; o < len(dst); o += step {
 			next := c.next(&outer, outer.n, base)
 			if sa == 1 && p.runs {
 				blocks(dst[o+first:o+last], src, base, 1, 1, part, p)
 			} else {
-				if o+step < len(dst) {
+				if ahead && o+step < len(dst) {
 					prefetchPicks(src, next, sa, part)
 				}
 				column(dst[o+first:o+last], src, base, sa, part)
