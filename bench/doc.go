@@ -32,10 +32,11 @@
 // relayout), are timed by the wall clock. BenchmarkPlain, the kit's loop
 // alone, checks that the suite's figure agrees with a user's program.
 //
-// The gathers run in two regimes: "cache", an array of at most half the
-// last-level cache (read from sysfs), warmed by an untimed pass before every
-// timed one; "dram", at least four times that cache and never less than
-// 60000 x 784, so that every pass reads memory. A figure belongs to its
+// The gathers run in two regimes: "cache", an array of a quarter of the
+// last-level cache (read from sysfs), where a side's turn is 8 passes and its
+// figure the fastest, so that its array is back in the cache; "dram", at
+// least four times that cache and never less than 60000 x 784, so that every
+// pass reads memory. A figure belongs to its
 // regime: a 188 MB array is in DRAM on a CPU with 32 MiB of cache and mostly
 // in cache on one with 260 MiB.
 //

@@ -74,9 +74,8 @@ func shuffled(n int) []int { return rand.New(rand.NewPCG(42, uint64(n))).Perm(n)
 func permBatches(n int) [][]int { return cutBatches(shuffled(n), BatchSize) }
 
 // A side is one of the operations a benchmark alternates: run does one pass
-// (an epoch of shuffled batches, a split), after warming up (warmUp) if
-// warm, and
-// returns the time of the timed pass; a pass moves amount bytes (or
+// (an epoch of shuffled batches, a split), or cachePasses passes if warm, and
+// returns the time of its fastest pass; a pass moves amount bytes (or
 // observations).
 type side struct {
 	name   string
@@ -97,34 +96,26 @@ func wallTimed(name string, amount int64, f func()) side {
 	return clocked(name, amount, f, func() time.Duration { return time.Since(start) })
 }
 
-// warmUp runs untimed passes of f, timed by now, until one is no faster than
-// the one before (at most 16): the state a user's loop reaches over a
-// cache-resident array, which one pass does not restore after other sides'
-// arrays displaced it. On the Zen 3 VM an 8 MB array gathered at 13-17 GB/s
-// after one untimed pass, 16-23 after two and 25-31 after four, the speed of
-// the kit's loop alone (26-31); after a peer's passes, whose lines the cache
-// had kept through several passes, four were not always enough.
-func warmUp(f func(), now func() time.Duration) {
-	prev := time.Duration(1 << 62)
-	for range 16 {
-		t := now()
-		f()
-		if d := now() - t; d < prev*19/20 {
-			prev = d
-			continue
-		}
-		return
-	}
-}
+// cachePasses is the number of passes a side runs in a turn over a
+// cache-resident array, the fastest of which is its figure: the sides
+// alternate arrays (a peer's, the relaid copy), and it takes passes for an
+// array to be back in the cache. On the Zen 3 VM an 8 MB array that another
+// had displaced gathered at 13-17 GB/s on the pass after one untimed pass,
+// 16-23 after two and 25-31 after four, the speed of the kit's loop alone
+// (26-31). A rule that stopped warming when a pass was no faster than the
+// one before left the kit, which followed the peers, at half the speed of C
+// in the same benchmark; with 8 passes a turn it ran at 0.93-1.03 of it.
+const cachePasses = 8
 
 func clocked(name string, amount int64, f func(), now func() time.Duration) side {
 	return side{name, amount, func(warm bool) time.Duration {
-		if warm {
-			warmUp(f, now)
+		best := time.Duration(1 << 62)
+		for range map[bool]int{true: cachePasses, false: 1}[warm] {
+			t := now()
+			f()
+			best = min(best, now()-t)
 		}
-		t := now()
-		f()
-		return now() - t
+		return best
 	}}
 }
 
@@ -132,8 +123,8 @@ func clocked(name string, amount int64, f func(), now func() time.Duration) side
 // so that load from other processes hits them alike and the ratios come from
 // one run; each side runs its whole pass, as a user's loop does, so that what
 // one side leaves in the caches is the other sides' only at their turn. With
-// warm (cache-resident data) every timed pass follows untimed ones of the
-// same side until they stop getting faster (warmUp).
+// warm (cache-resident data) a side's turn is cachePasses passes, and its
+// time the fastest.
 //
 // A side's figure is its fastest pass: on a machine shared with other work a
 // pass that other processes interrupted is slower than the code, never
@@ -179,34 +170,6 @@ func paired(b *testing.B, unit string, warm bool, sides ...side) []time.Duration
 	}
 	b.ReportMetric(float64(kitAllocs)/float64(k), "kit-allocs/op")
 	return best
-}
-
-// report reports metric name: the time of sides a over the time of sides b,
-// each the fastest of its sides (by index into best; missing sides, -1, are
-// skipped, and nothing is reported without a side on each part).
-func report(b *testing.B, best []time.Duration, name string, a, c []int) {
-	fastest := func(is []int) time.Duration {
-		var t time.Duration
-		for _, i := range is {
-			if i >= 0 && (t == 0 || best[i] < t) {
-				t = best[i]
-			}
-		}
-		return t
-	}
-	if ta, tc := fastest(a), fastest(c); ta > 0 && tc > 0 {
-		b.ReportMetric(float64(ta)/float64(tc), name)
-	}
-}
-
-// sideAt returns the position of the side named name, or -1.
-func sideAt(sides []side, name string) int {
-	for i, s := range sides {
-		if s.name == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // The peers: bench/peers.py, started once per process with the interpreter

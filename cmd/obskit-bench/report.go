@@ -263,22 +263,7 @@ func section(b *bytes.Buffer, r *Results, chart string) {
 		p("**Quick run (`-quick`): every benchmark ran one iteration to test the pipeline; the figures below mean nothing.**\n\n")
 	}
 	p("- Measured %s (UTC), %s in all, %d runs of every benchmark.\n", r.Date.UTC().Format("2006-01-02 15:04"), r.Duration, r.Count)
-	p("- Machine: %s, %d logical CPUs", m.CPU, m.CPUs)
-	if m.Family != "" {
-		p(" (%s)", strings.TrimSuffix(m.Family+", "+m.Microarch, ", "))
-	}
-	for _, f := range []string{m.Caches, m.Features, m.Memory + " memory"} {
-		if f != "" && f != " memory" {
-			p(", %s", f)
-		}
-	}
-	if m.Hypervisor != "" {
-		p(", a %s virtual machine", m.Hypervisor)
-	}
-	p("; %s; %s; transparent huge pages `%s`.\n", m.OS, m.Go, m.HugePages)
-	if m.Kernel != "" {
-		p("- Row kernel: %s.\n", m.Kernel)
-	}
+	p("- Machine: %s; %s memory; %s; %s; transparent huge pages `%s`.\n", m, m.Memory, m.OS, m.Go, m.HugePages)
 	p("- Load average (1 minute): %.2f when the run started; while measuring %s on %d CPUs (the suite itself accounts for about 1).", m.LoadBefore, m.Load, m.CPUs)
 	if m.Load.Samples > 0 && m.Load.Mean > float64(m.CPUs)+0.5 {
 		p(" **The machine was shared: other processes competed for the %d cores, so absolute figures are low and noisy; ratios of sides that alternate within one benchmark are the figures to trust, and even those vary.**", m.CPUs)
