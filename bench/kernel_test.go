@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/obskit/obskit/bench/internal/cref"
 	"github.com/obskit/obskit/internal/gather"
@@ -56,6 +57,10 @@ func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, d
 //     among 2 and 8 buffers (as a prefetching loop does), among buffers twice
 //     the last-level cache ("cold": written from memory every time), and a
 //     new one per batch ("fresh", as NumPy's X[idx] gets);
+//   - harness: the kernel in the suite's harness before issue 15 ("batchwise":
+//     its batches alternating with copy() and two C loops, each into a
+//     buffer of its own, the kernel's batches alone timed) against the
+//     kernel's loop alone;
 //   - place: the destination 4 and 32 bytes off a cache line, the source rows
 //     4 bytes off ("src+4"), and the source in the Go heap's 4 KiB pages
 //     instead of huge pages ("4k").
@@ -123,6 +128,32 @@ func BenchmarkKernel(b *testing.B) {
 						gather.Gather(make([]byte, rowBatch), src, []int{len(src) / n, n}, []int{n, 1}, 0, 0, idx)
 					}
 				}))
+		})
+		b.Run(r.name+"/harness", func(b *testing.B) {
+			shape, strides := []int{len(src) / n, n}, []int{n, 1}
+			dst, other := make([]byte, rowBatch), buffers(3)
+			pos := 0
+			batchwise := func() (t time.Duration) { // the kit's time only
+				for k, idx := range bs {
+					t0 := threadTime()
+					gather.Gather(dst[:len(idx)*n], src, shape, strides, 0, 0, idx)
+					t += threadTime() - t0
+					copy(other[0], src[pos:pos+rowBatch])
+					pos = (pos + rowBatch) % (len(src) - rowBatch)
+					if cref.Available {
+						cref.Rows(other[1], src, n, n, bs[(k+len(bs)/3)%len(bs)], 0)
+						cref.Rows(other[2], src, n, n, bs[(k+2*len(bs)/3)%len(bs)], 2)
+					}
+				}
+				return t
+			}
+			paired(b, "MB/s", warm, kitRows("kit", src, 0, n, bs, amount, dst), side{"batchwise", amount, func(warm bool) time.Duration {
+				best := batchwise()
+				for i := 1; warm && i < cachePasses; i++ {
+					best = min(best, batchwise())
+				}
+				return best
+			}})
 		})
 		b.Run(r.name+"/place", func(b *testing.B) {
 			small := make([]byte, len(src))

@@ -130,6 +130,8 @@ var sideTables = []sideTable{
 			{"4KiB", "4 KiB"}, {"8KiB", "8 KiB"}, {"16KiB", "16 KiB"}, {"32KiB", "32 KiB"}}, nil},
 	{"The destination", "3136-byte rows into one reused batch (the kernel, as a user's loop does), rotating among 2 and 8 batches (a prefetching loop), among batches twice the last-level cache (written from memory each time), and into a new batch each time (as NumPy's `X[idx]`), GB/s.",
 		"BenchmarkKernel/%s/dst", "", [][2]string{{"kit", "reused"}, {"rotate2", "2 rotating"}, {"rotate8", "8 rotating"}, {"cold", "cold"}, {"fresh", "new each batch"}}, nil},
+	{"The suite's harness before issue 15", "The kernel's loop alone, pass by pass, against the same batches with copy() and two C loops between two of its batches, each into a buffer of its own (the suite alternated its sides batch by batch), the kernel's batches alone timed, GB/s.",
+		"BenchmarkKernel/%s/harness", "", [][2]string{{"kit", "alone"}, {"batchwise", "between other sides' batches"}}, [][2]string{{"x-batchwise", "alone / between"}}},
 	{"Placement", "3136-byte rows with the batch 4 and 32 bytes off a cache line, the source rows 4 bytes off, and the source in 4 KiB pages instead of 2 MiB ones, GB/s.",
 		"BenchmarkKernel/%s/place", "", [][2]string{{"kit", "aligned"}, {"dst+4", "batch +4"}, {"dst+32", "batch +32"}, {"src+4", "source +4"}, {"4k", "4 KiB pages"}}, nil},
 	{"A batch split across two goroutines", "One shuffled batch of float32 rows (60000 x 784) gathered by two goroutines, each calling `gather.GatherPart` for half, against one calling `gather.Gather`, and the same in C (two threads each copying half with `memcpy` and the kernel's cursor, against one), GB/s; speedups are one's time over two's, pass by pass. The split pays where the speedup passes 1.",
