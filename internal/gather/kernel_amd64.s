@@ -88,7 +88,40 @@ tail: // 0 <= CX < 64 bytes left: move the row's last 64 bytes
 	ADDQ  CX, DI
 	JMP   row
 
-avx: // 32-byte moves (AVX2), 64 bytes a round
+avx: // 32-byte moves (AVX2)
+	CMPQ    CX, $256
+	JLT     avx64
+	// A row of 256 bytes or more: its first 32 bytes, then 128 bytes a round
+	// with the stores aligned to 32 bytes (a store that splits a cache line
+	// costs twice), then the rest 64 bytes a round.
+	VMOVDQU (SI), Y0
+	VMOVDQU Y0, (DI)
+	MOVQ    DI, AX
+	ANDQ    $31, AX
+	NEGQ    AX
+	ADDQ    $32, AX // 1 to 32 bytes to the next aligned store
+	ADDQ    AX, SI
+	ADDQ    AX, DI
+	SUBQ    AX, CX
+
+avx128:
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VMOVDQA Y0, (DI)
+	VMOVDQA Y1, 32(DI)
+	VMOVDQA Y2, 64(DI)
+	VMOVDQA Y3, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	SUBQ    $128, CX
+	CMPQ    CX, $128
+	JGE     avx128
+	CMPQ    CX, $64
+	JLT     avxtail
+
+avx64: // 64 bytes a round
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
 	VMOVDQU Y0, (DI)
@@ -97,7 +130,9 @@ avx: // 32-byte moves (AVX2), 64 bytes a round
 	ADDQ    $64, DI
 	SUBQ    $64, CX
 	CMPQ    CX, $64
-	JGE     avx
+	JGE     avx64
+
+avxtail:
 	TESTQ   CX, CX // then the row's last 64 bytes
 	JEQ     row
 	VMOVDQU -64(SI)(CX*1), Y0

@@ -20,10 +20,13 @@ import (
 // hardware keeps up and the prefetches only cost (10% for 3136-byte rows on a
 // Zen 3), so the kernel does not prefetch there: the plan depends on the
 // array's size against the cache (planFor). The rows move with 32-byte moves
-// on CPUs with AVX2 (16-byte ones without), or with REP MOVSB from 2 KiB on
-// CPUs with fast string moves (ERMS), which the measurements preferred for
-// rows that large on the Zen 5 and found level with vector moves on the
-// Zen 3. docs/design.md records the measurements behind each choice.
+// on CPUs with AVX2 (16-byte ones without), stored aligned to 32 bytes from
+// 256-byte rows on (as glibc's memcpy does: a row of 784 bytes starts 16 bytes
+// off a line every other batch position, and stores that split lines cost),
+// or, from arrays larger than the cache, with REP MOVSB from 2 KiB on CPUs
+// with fast string moves (ERMS), which the measurements preferred for rows
+// that large on the Zen 5. docs/design.md records the measurements behind
+// each choice.
 
 // PrefetchDistance is how far ahead of the copy, in bytes of the gathered
 // batch, the row kernel prefetches. 8 KiB was the best of none and 1 to 32 KiB
@@ -68,12 +71,17 @@ type plan struct {
 var kernelPlan = plan{PrefetchDistance, movsFrom, hasAVX2}
 
 // planFor returns the plan for a gather from an array of size bytes: the
-// kernel's, without prefetch when the array fits in the CPU's largest cache,
-// where the hardware's own prefetch keeps up with the copy and the kernel's
-// instructions only cost.
+// kernel's, or, when the array fits in the CPU's largest cache (where the
+// hardware's own prefetch keeps up with the copy and the kernel's
+// instructions only cost), no prefetch and, with AVX2, 32-byte moves at every
+// row size (REP MOVSB was 0.90-0.95 of them there for 3136- and 6272-byte
+// rows on the Zen 3).
 func planFor(size int) plan {
 	if size <= cacheSize {
-		return plan{0, kernelPlan.movs, kernelPlan.wide}
+		if kernelPlan.wide {
+			return plan{0, math.MaxInt, true}
+		}
+		return plan{0, kernelPlan.movs, false}
 	}
 	return kernelPlan
 }
@@ -173,16 +181,20 @@ func prefetchPicks[E any](src []E, base, sa int, idx []int) {
 }
 
 // Describe says how the row kernel copies rows on this build and CPU, for the
-// benchmark report: "amd64 assembly; 32-byte moves (AVX2), REP MOVSB from 2
-// KiB rows (ERMS); prefetching 8 KiB ahead from arrays larger than the 32 MiB
-// cache", or the pure-Go loop.
+// benchmark report: "amd64 assembly; 32-byte moves (AVX2, stores aligned from
+// 256-byte rows), REP MOVSB from 2 KiB rows (ERMS) of arrays larger than the
+// cache; prefetching 8 KiB ahead along the gathered rows from arrays larger
+// than the 32 MiB cache", or the pure-Go loop.
 func Describe() string {
 	if !hasKernel {
 		return "copy() per row, no prefetch (pure Go: the purego tag or an architecture without the assembly kernel)"
 	}
-	s := runtime.GOARCH + " assembly; " + map[bool]string{true: "32-byte moves (AVX2)", false: "16-byte moves"}[hasAVX2]
+	s := runtime.GOARCH + " assembly; " + map[bool]string{true: "32-byte moves (AVX2, stores aligned from 256-byte rows)", false: "16-byte moves"}[hasAVX2]
 	if movsFrom != math.MaxInt {
 		s += fmt.Sprintf(", REP MOVSB from %d KiB rows (ERMS)", movsFrom>>10)
+		if hasAVX2 && cacheSize > 0 {
+			s += " of arrays larger than the cache"
+		}
 	}
 	s += fmt.Sprintf("; prefetching %d KiB ahead along the gathered rows", PrefetchDistance>>10)
 	if cacheSize > 0 {
