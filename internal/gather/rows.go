@@ -22,7 +22,8 @@ import (
 // array's size against the cache (planFor). The rows move with 32-byte moves
 // on CPUs with AVX2 (16-byte ones without), stored aligned to 32 bytes from
 // 256-byte rows on (as glibc's memcpy does: a row of 784 bytes starts 16 bytes
-// off a line every other batch position, and stores that split lines cost),
+// off a 32-byte boundary every other batch position, where half the stores
+// would split a cache line),
 // or, from arrays larger than the cache, with REP MOVSB from 2 KiB on CPUs
 // with fast string moves (ERMS), which the measurements preferred for rows
 // that large on the Zen 5. docs/design.md records the measurements behind
