@@ -31,7 +31,8 @@
 //     and written for np.load (Write, Save).
 //   - idx: MNIST's IDX files (any element type and rank, gzip too) as arrays,
 //     memory-mapped or read.
-//   - csvdata: CSV files with a header as numeric features and a target column.
+//   - csvdata: CSV files (with a header line or without) as numeric features and
+//     a target column.
 //   - recordio: MXNet's RecordIO (.rec files and their .idx index), read and
 //     written byte for byte as MXNet writes it: a memory-mapped container of the
 //     records found by key, a sequential scan of a stream, MXNet's image record

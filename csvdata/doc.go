@@ -5,7 +5,9 @@
 //	if err != nil { ... }
 //	data, err := tuples.Zip2(tab.X, tab.Y) // features and labels, one index
 //
-// The first line names the columns. [Options] picks the target column (kept as
+// The first line names the columns; a file without such a line (MXNet's
+// CSVIter reads those) is read with Options.NoHeader, its columns named "1",
+// "2"... [Options] picks the target column (kept as
 // text in [Table.Y]; [Table.IntTargets] parses integer labels and [Table.Classes]
 // encodes text labels as class numbers) and, optionally, which feature columns to
 // read and in what order; the delimiter and a comment character can be set.

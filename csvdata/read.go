@@ -29,6 +29,11 @@ type Options struct {
 	Comma rune
 	// Comment, when not 0, starts lines that are skipped.
 	Comment rune
+	// NoHeader reads the first line as data, as MXNet's CSVIter and NumPy's
+	// loadtxt do: the columns are then named by their positions from 1 ("1",
+	// "2", ...), the names Target and Features take, and every line must have
+	// as many fields as the first.
+	NoHeader bool
 }
 
 // A Table is a CSV file read as features and targets, ready to link with
@@ -62,7 +67,8 @@ func Load[E arraycontainer.Number](path string, opts Options) (*Table[E], error)
 	return Read[E](f, opts)
 }
 
-// Read reads a CSV stream whose first line is a header of column names. Every
+// Read reads a CSV stream whose first line is a header of column names (or,
+// with Options.NoHeader, data). Every
 // feature cell must parse as an E (surrounding spaces are ignored; floats are
 // decimal and accept NaN and Inf, but not "1_000" or "0x1p-2"; integers must be
 // whole, decimal and in range); the target column is kept as text. A UTF-8 byte
@@ -84,14 +90,23 @@ func Read[E arraycontainer.Number](r io.Reader, opts Options) (*Table[E], error)
 	cr.FieldsPerRecord = -1 // checked here, with a clearer message
 	cr.ReuseRecord = true
 
-	header, err := cr.Read()
-	if err == io.EOF {
+	first, err := cr.Read()
+	switch {
+	case err == io.EOF && opts.NoHeader:
+		first = nil
+	case err == io.EOF:
 		return nil, format.Errorf(name, ErrFormat, "empty file, want a header line of column names")
-	}
-	if err != nil {
+	case err != nil:
 		return nil, csvError(name, err)
 	}
-	header = slices.Clone(header)
+	header, pending := slices.Clone(first), false
+	if opts.NoHeader {
+		// The first line is data, read first in the loop below.
+		for i := range header {
+			header[i] = strconv.Itoa(i + 1)
+		}
+		pending = first != nil
+	}
 	t := &Table[E]{name: name, Target: opts.Target}
 	cols, err := t.columns(header, opts)
 	if err != nil {
@@ -100,16 +115,22 @@ func Read[E arraycontainer.Number](r io.Reader, opts Options) (*Table[E], error)
 	parse := parser[E]()
 	var data []E
 	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
+		rec := first
+		if !pending {
+			if rec, err = cr.Read(); err == io.EOF {
+				break
+			} else if err != nil {
+				return nil, csvError(name, err)
+			}
 		}
-		if err != nil {
-			return nil, csvError(name, err)
-		}
+		pending = false
 		line, _ := cr.FieldPos(0)
 		if len(rec) != len(header) {
-			return nil, format.Errorf(name, ErrFormat, "line %d: %d fields, the header has %d (a ragged row)", line, len(rec), len(header))
+			of := "the header"
+			if opts.NoHeader {
+				of = "the first line"
+			}
+			return nil, format.Errorf(name, ErrFormat, "line %d: %d fields, %s has %d (a ragged row)", line, len(rec), of, len(header))
 		}
 		for _, c := range cols {
 			cell := strings.TrimSpace(rec[c])

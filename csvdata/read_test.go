@@ -286,3 +286,46 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestNoHeader reads files without a header line, as MXNet's CSVIter does:
+// the columns are named by their positions, and the first line is data.
+func TestNoHeader(t *testing.T) {
+	tests := []struct {
+		name, text string
+		opts       Options
+		features   []string
+		x          []float64
+		y          []string
+	}{
+		{"all features", "1,2,3\n4,5,6\n", Options{NoHeader: true}, []string{"1", "2", "3"}, []float64{1, 2, 3, 4, 5, 6}, nil},
+		{"target by position", "1,2,a\n4,5,b\n", Options{NoHeader: true, Target: "3"}, []string{"1", "2"}, []float64{1, 2, 4, 5}, []string{"a", "b"}},
+		{"features by position", "1,2,3\n4,5,6", Options{NoHeader: true, Features: []string{"3", "1"}}, []string{"3", "1"}, []float64{3, 1, 6, 4}, nil},
+		{"one line, CR ends", "7;8\r", Options{NoHeader: true, Comma: ';'}, []string{"1", "2"}, []float64{7, 8}, nil},
+		{"empty", "", Options{NoHeader: true}, []string{}, []float64{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tab, err := Read[float64](strings.NewReader(tt.text), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.features, tab.Features, cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("Features mismatch (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.x, filetest.Float64s(tab.X), cmpopts.EquateEmpty()); d != "" {
+				t.Errorf("X mismatch (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.y, []string(tab.Y)); d != "" {
+				t.Errorf("Y mismatch (-want +got):\n%s", d)
+			}
+		})
+	}
+	_, err := Read[float64](strings.NewReader("1,2\n3\n"), Options{NoHeader: true})
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "line 2: 1 fields, the first line has 2") {
+		t.Errorf("a ragged row: %v, want ErrFormat naming line 2 and the first line", err)
+	}
+	_, err = Read[float64](strings.NewReader("1,x\n"), Options{NoHeader: true})
+	if !errors.Is(err, ErrValue) || !strings.Contains(err.Error(), "line 1, column 2") {
+		t.Errorf("a text cell on the first line: %v, want ErrValue naming line 1, column 2", err)
+	}
+}
