@@ -25,7 +25,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train compare chart deps interop bench-images
+.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train demo-images compare chart deps interop bench-images
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -153,6 +153,30 @@ demo: $(BIN)/obskit-demo
 demo-train:
 	$(GO) build -C cmd/obskit-train -o $(BIN)/obskit-train .
 	$(BIN)/obskit-train -png $(BIN)/obskit-train.png $(ARGS)
+
+# The image loader end to end with obskit's commands: the shared photographs
+# (in imagecodec/testdata/images), listed 8 times over with a class per photo,
+# packed into a .rec as MXNet's im2rec packs them (JPEG at quality 90, the
+# shorter side 375 pixels), a contact sheet of the first 16 images of a
+# shuffled epoch augmented as MXNet's ImageRecordIter would (DEMO_AUG, MXNet's
+# parameter names: random crop and mirror, contrast and illumination,
+# ImageNet's mean and std), and the throughput of its augmented batches,
+# serially and with two workers, beside decoding the same images at full
+# size. Everything goes to $(DEMO).
+DEMO        := $(BIN)/demo-images
+DEMO_PHOTOS := astronaut.png camera_gray.jpg chelsea_q95_444.jpg coffee_q85_422.jpg coins_gray.png \
+               color_cmyk.jpg horse_palette.png logo_rgba.png orig_hubble_deep_field.jpg orig_rocket.jpg
+DEMO_AUG    := --data_shape 3,224,224 --rand_crop --rand_mirror --max_random_contrast 0.2 \
+               --max_random_illumination 20 --mean_r 123.68 --mean_g 116.28 --mean_b 103.53 \
+               --std_r 58.395 --std_g 57.12 --std_b 57.375
+demo-images: deps $(BIN)/obskit
+	@mkdir -p $(DEMO)
+	@n=0; for copy in 1 2 3 4 5 6 7 8; do k=0; for f in $(DEMO_PHOTOS); do \
+	  printf '%d\t%d\t%s\n' $$n $$k $$f; n=$$((n+1)); k=$$((k+1)); done; done > $(DEMO)/photos.lst
+	$(BIN)/obskit rec pack --resize 375 --quality 90 $(DEMO)/photos imagecodec/testdata/images
+	$(BIN)/obskit rec sheet --n 16 --seed 1 $(DEMO_AUG) $(DEMO)/photos.rec $(DEMO)/sheet.png > $(DEMO)/sheet.jsonl
+	@echo "contact sheet: $(DEMO)/sheet.png (the images, one JSON line each: $(DEMO)/sheet.jsonl)"
+	$(BIN)/obskit rec bench --batch 16 --workers 1,2 $(DEMO_AUG) $(DEMO)/photos.rec
 
 # Always rebuilt (go build is a no-op when nothing changed).
 .PHONY: $(BIN)/obskit $(BIN)/obskit-bench $(BIN)/obskit-demo $(BIN)/testsum
