@@ -1,4 +1,4 @@
-package augment
+package augment_test
 
 import (
 	"bufio"
@@ -20,10 +20,13 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
+	"github.com/obskit/obskit/imagedata"
 )
 
 // BenchmarkImages is issue 16's speed comparison. An ImageNet-like set is
@@ -35,9 +38,11 @@ import (
 // falls on all alike:
 //
 //   - kit-w0, kit-w1, kit-w2: one shuffled epoch through eachobs.Batches in
-//     batches of 64 (serially, with Workers(1), with Workers(2)) of a
-//     container that decodes each image and applies RandomResizedCrop(224),
-//     RandomHorizontalFlip and Normalize into float32 CHW batches;
+//     batches of 64 (serially, with Workers(1), with Workers(2)) of
+//     imagedata's container of decoded images (imagedata.NewImages over the
+//     encoded bytes), which decodes each image and applies
+//     RandomResizedCrop(224), RandomHorizontalFlip and Normalize into float32
+//     CHW batches;
 //   - kit-go-w0: the same, serially, with the pure-Go decoder, over the first
 //     benchGoN images;
 //   - decode and decode-go: the same images decoded at full size by each
@@ -62,7 +67,7 @@ import (
 // parts are long enough to have a steady state: 4 batches).
 func BenchmarkImages(b *testing.B) {
 	set := benchImageSet(b)
-	p, err := New(CHW, RandomResizedCrop{Size: image.Pt(224, 224)}, RandomHorizontalFlip{}, ImageNet)
+	p, err := augment.New(augment.CHW, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -167,64 +172,18 @@ type benchSide struct {
 	run  func(b *testing.B, part int) (n int, wall, cpu time.Duration)
 }
 
-// benchImages is the kit's container of the set: observation i is image i
-// decoded and augmented, drawn with the generator of (seed, epoch, i); its
-// batches are float32 CHW images one after the other, with their labels.
-// (Stage 2 of issue 16 brings the kit's image containers; this one is the
-// benchmark's.)
-type benchImages struct {
-	files [][]byte
-	p     *Pipeline
-	dec   imagecodec.Decoder
-}
-
-type benchBatch struct {
-	X []float32
-	Y []int32
-}
-
-var _ container.Random[benchBatch, benchBatch] = (*benchImages)(nil)
-
-func (c *benchImages) Nobs() int { return len(c.files) }
-
-func (c *benchImages) GetObs(i int) benchBatch {
-	return c.GetObsRand(i, container.ObsRand{})
-}
-
-func (c *benchImages) GetObsInto(dst benchBatch, idx []int) benchBatch {
-	return c.GetObsRandInto(dst, idx, container.NewObsRand(0, 0))
-}
-
-func (c *benchImages) GetObsRand(i int, r container.ObsRand) benchBatch {
-	return c.GetObsRandInto(benchBatch{}, []int{i}, r)
-}
-
-func (c *benchImages) GetObsRandInto(dst benchBatch, idx []int, r container.ObsRand) benchBatch {
-	container.CheckIndices("benchImages", idx, len(c.files))
-	n := c.p.Len()
-	dst.X = container.Resize(dst.X, len(idx)*n)
-	dst.Y = container.Resize(dst.Y, len(idx))
-	for k, i := range idx {
-		if err := c.p.Apply(dst.X[k*n:(k+1)*n], c.dec, "bench.jpg", c.files[i], r.For(i)); err != nil {
-			panic(err)
-		}
-		dst.Y[k] = int32(i % 10)
-	}
-	return dst
-}
-
 // kitSide is a shuffled epoch of a part through the pipeline p with dec and
 // eachobs in batches of 64, with workers goroutines (0: serially). It
 // appends to allocs the allocations per batch of the process in the steady
 // state of the epoch.
-func kitSide(name string, parts [][][]byte, p *Pipeline, dec imagecodec.Decoder, workers int, allocs *[]float64) benchSide {
+func kitSide(name string, parts [][][]byte, p *augment.Pipeline, dec imagecodec.Decoder, workers int, allocs *[]float64) benchSide {
 	opts := []eachobs.Option{eachobs.Shuffle(1)}
 	if workers > 0 {
 		opts = append(opts, eachobs.Workers(workers))
 	}
-	var loops []iter.Seq[eachobs.Batch[benchBatch]]
+	var loops []iter.Seq[eachobs.Batch[*arraycontainer.Array[float32]]]
 	for _, part := range parts {
-		loops = append(loops, eachobs.Batches(&benchImages{files: part, p: p, dec: dec}, 64, opts...))
+		loops = append(loops, eachobs.Batches(imagedata.NewImages(container.FromSlice(part), p, dec), 64, opts...))
 	}
 	return benchSide{name, func(b *testing.B, part int) (int, time.Duration, time.Duration) {
 		if workers == 0 {
@@ -237,7 +196,7 @@ func kitSide(name string, parts [][][]byte, p *Pipeline, dec imagecodec.Decoder,
 		var m0, m1 runtime.MemStats
 		c0, t0 := processCPU(), time.Now()
 		for batch := range loops[part] {
-			n += len(batch.Data.Y)
+			n += len(batch.Indices)
 			// The steady state: from the third batch of the epoch to the last,
 			// past the epoch's setup and before its end.
 			switch {
@@ -385,7 +344,7 @@ var benchImageSet = func(b *testing.B) [][]byte {
 }
 
 var makeBenchSet = sync.OnceValues(func() ([][]byte, error) {
-	var photos []view
+	var photos []*imagecodec.RGB
 	for _, name := range []string{"astronaut_q90_420.jpg", "chelsea_q95_444.jpg", "coffee_q85_422.jpg"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -395,32 +354,32 @@ var makeBenchSet = sync.OnceValues(func() ([][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		photos = append(photos, view{pix: img.Pix, stride: img.Stride, w: img.Rect.Dx(), h: img.Rect.Dy()})
+		photos = append(photos, img)
 	}
 	rng := rand.New(rand.NewPCG(16, benchN))
 	set := make([][]byte, benchN)
-	var r resampler
+	var small *imagecodec.RGB
 	for i := range set {
 		src := photos[i%len(photos)]
+		sw, sh := src.Rect.Dx(), src.Rect.Dy()
 		ratio := 4.0/3 + rng.Float64()*(16.0/9-4.0/3)
 		if rng.IntN(5) == 0 {
 			ratio = 1 / ratio
 		}
-		area := float64(src.w*src.h) * (0.4 + 0.6*rng.Float64())
-		w := min(src.w, int(math.Sqrt(area*ratio)))
-		h := min(src.h, int(float64(w)/ratio))
-		x0, y0 := rng.IntN(src.w-w+1), rng.IntN(src.h-h+1)
+		area := float64(sw*sh) * (0.4 + 0.6*rng.Float64())
+		w := min(sw, int(math.Sqrt(area*ratio)))
+		h := min(sh, int(float64(w)/ratio))
+		x0, y0 := rng.IntN(sw-w+1), rng.IntN(sh-h+1)
 		long := 450 + rng.IntN(101)
 		out := image.Pt(long, max(1, long*h/w))
 		if h > w {
 			out = image.Pt(max(1, long*w/h), long)
 		}
-		rs := resampling{filter: Bilinear, region: image.Rect(x0, y0, x0+w, y0+h),
-			box: [4]float64{0, 0, float64(w), float64(h)}, out: out, win: image.Rectangle{Max: out}}
-		v := resampleView(&r, src, &rs)
-		rgba := image.NewRGBA(image.Rect(0, 0, out.X, out.Y))
+		crop := src.SubImage(image.Rect(x0, y0, x0+w, y0+h)).(*imagecodec.RGB)
+		small = augment.Bilinear.Resize(small, crop, out)
+		rgba := image.NewRGBA(small.Rect)
 		for k := range out.X * out.Y {
-			copy(rgba.Pix[4*k:4*k+3], v.pix[3*k:3*k+3])
+			copy(rgba.Pix[4*k:4*k+3], small.Pix[3*k:3*k+3])
 			rgba.Pix[4*k+3] = 255
 		}
 		var buf bytes.Buffer

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
@@ -264,6 +265,52 @@ func (d countScales) Decode(dst *imagecodec.RGB, name string, data []byte, req i
 	d.scales[scale]++
 	*d.last = scale
 	return img, scale, err
+}
+
+// benchImages is a container of encoded images whose observation i is
+// image i decoded and augmented, drawn with the generator of (seed, epoch,
+// i); its batches are the floats of the images one after the other, with
+// their labels: the loop of package imagedata's Images, written here so that
+// the allocation pin runs inside this package (imagedata imports it).
+type benchImages struct {
+	files [][]byte
+	p     *Pipeline
+	dec   imagecodec.Decoder
+}
+
+type benchBatch struct {
+	X []float32
+	Y []int32
+}
+
+var _ container.Random[benchBatch, benchBatch] = (*benchImages)(nil)
+
+func (c *benchImages) Nobs() int { return len(c.files) }
+
+func (c *benchImages) GetObs(i int) benchBatch {
+	return c.GetObsRand(i, container.ObsRand{})
+}
+
+func (c *benchImages) GetObsInto(dst benchBatch, idx []int) benchBatch {
+	return c.GetObsRandInto(dst, idx, container.NewObsRand(0, 0))
+}
+
+func (c *benchImages) GetObsRand(i int, r container.ObsRand) benchBatch {
+	return c.GetObsRandInto(benchBatch{}, []int{i}, r)
+}
+
+func (c *benchImages) GetObsRandInto(dst benchBatch, idx []int, r container.ObsRand) benchBatch {
+	container.CheckIndices("benchImages", idx, len(c.files))
+	n := c.p.Len()
+	dst.X = container.Resize(dst.X, len(idx)*n)
+	dst.Y = container.Resize(dst.Y, len(idx))
+	for k, i := range idx {
+		if err := c.p.Apply(dst.X[k*n:(k+1)*n], c.dec, "bench.jpg", c.files[i], r.For(i)); err != nil {
+			panic(err)
+		}
+		dst.Y[k] = int32(i % 10)
+	}
+	return dst
 }
 
 // TestLoopAllocs pins the whole loop of the benchmark, eachobs over a
