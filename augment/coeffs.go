@@ -21,6 +21,8 @@ type axis struct {
 	// output i the sample start[0]+i: the pass is a copy.
 	shift bool
 	simd  hsimd // the AVX2 kernel's plan, for a horizontal axis
+	// maxTaps is the most taps the axis has room for (reserve), at least.
+	maxTaps int
 }
 
 // compute fills a for outputs o0..o1-1 of an output of outSize samples that
@@ -258,4 +260,34 @@ func (a *axis) cvTaps(kern kernel, inSize int, in0, scale float64, o0, o1, off i
 		}
 		a.setTaps(i, lo, off, ws...)
 	}
+}
+
+// maxTaps bounds the taps an output of out samples may read, with f, from a
+// source of in samples or any part of it.
+func maxTaps(f Filter, in, out int) int {
+	scale := max(1, (in+out-1)/out)
+	switch f {
+	case Nearest, CVNearest:
+		return 1
+	case CVBilinear, CVBicubic, CVLanczos4:
+		return 2 * int(kernelOf(f).support)
+	case CVArea:
+		return scale + 2
+	}
+	return int(math.Ceil(kernelOf(f).support*float64(scale)))*2 + 3
+}
+
+// reserve gives a room for n outputs of up to taps taps each, and its AVX2
+// plan room for the same.
+func (a *axis) reserve(n, taps int) {
+	if cap(a.start) < n {
+		a.start, a.n = make([]int32, 0, n), make([]int32, 0, n)
+	}
+	if cap(a.k) < n*taps {
+		a.k = make([]int32, 0, n*taps)
+	}
+	if cap(a.ws) < taps {
+		a.ws = make([]float64, taps)
+	}
+	a.maxTaps = max(a.maxTaps, taps)
 }

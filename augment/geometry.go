@@ -18,6 +18,7 @@ func (c RandomResizedCrop) plan(src image.Point, rng *rand.Rand, g *geomPlan) er
 			box:    [4]float64{0, 0, float64(box.Dx()), float64(box.Dy())},
 			out:    c.Size,
 			win:    image.Rectangle{Max: c.Size},
+			src:    src,
 		},
 		scalable: true,
 	}
@@ -49,6 +50,7 @@ func (c centerCrop) plan(src image.Point, _ *rand.Rand, g *geomPlan) error {
 			box:    [4]float64{0, 0, float64(src.X), float64(src.Y)},
 			out:    out,
 			win:    win,
+			src:    src,
 		},
 		at:  image.Pt(ax, ay),
 		pad: win.Size() != c.crop,

@@ -33,7 +33,7 @@ func (s *hsimd) plan(a *axis, nout int) {
 	pairs := nvals/8 + 1
 	s.meta = reserve(s.meta, pairs*metaLen)
 	s.masks = reserve(s.masks, pairs*32)
-	s.w = reserve(s.w, pairs*(a.ksize+2)*8)
+	s.w = reserve(s.w, pairs*(max(a.ksize, a.maxTaps)+2)*8)
 	s.need = reserve(s.need, pairs)
 	s.rest = reserve(s.rest, nvals)
 	// Blocks the kernel can compute: every value's sample within 16 bytes of

@@ -371,7 +371,7 @@ func (m MXNet) plan(src image.Point, rng *rand.Rand, g *geomPlan) error {
 	inter := m.interFor(math.Hypot(out2in[0], out2in[3]), math.Hypot(out2in[1], out2in[4]), 1, 1, rng)
 	*g = geomPlan{}
 	g.fill = uint8(m.FillValue)
-	g.rs.out, g.rs.win, g.rs.filter = out, image.Rectangle{Max: out}, inter
+	g.rs.out, g.rs.win, g.rs.filter, g.rs.src = out, image.Rectangle{Max: out}, inter, src
 	// The output's edges in the source, in Pillow's edge coordinates.
 	ax, ay := out2in[0], out2in[4]
 	b0 := out2in[2] + 0.5 - 0.5*ax

@@ -32,6 +32,10 @@ type resampling struct {
 	box [4]float64
 	out image.Point
 	win image.Rectangle
+	// src is the size of the whole source image, full size: the buffers are
+	// given room for any resampling of it at once, so that they do not grow
+	// again with a larger crop of an image of that size.
+	src image.Point
 }
 
 // A resampler resamples separably, horizontal pass first, with Pillow's
@@ -50,10 +54,18 @@ type resampler struct {
 	wide bool
 	tmpW []int32
 	accW []int64
+	// srcH is the height of the last prepared resampling's whole source
+	// image, at full size (resampling.src), or 0.
+	srcH int
 }
 
 // prepare computes the weights of rs.
 func (r *resampler) prepare(rs *resampling) {
+	r.srcH = rs.src.Y
+	if rs.src != (image.Point{}) {
+		r.h.reserve(rs.win.Dx(), maxTaps(rs.filter, rs.src.X, rs.out.X))
+		r.v.reserve(rs.win.Dy(), maxTaps(rs.filter, rs.src.Y, rs.out.Y))
+	}
 	reg := rs.region
 	r.wide = rs.filter == CVBicubic || rs.filter == CVLanczos4
 	// OpenCV averages areas only when both axes shrink.
@@ -144,9 +156,10 @@ func (r *resampler) run(src view, sink rowSink) {
 		rows = src.pix[y0*src.stride+x0:]
 		rowStride = src.stride
 	} else {
-		if need := src.h * rowLen; cap(r.tmp) < need {
-			// Room for every row of the source, so that a taller crop of an
-			// image of this size does not grow the buffer again.
+		if need := max(src.h, r.srcH) * rowLen; cap(r.tmp) < need {
+			// Room for every row of the source at full size, so that a
+			// taller crop of an image of this size, or one decoded at a
+			// larger scale, does not grow the buffer again.
 			r.tmp = make([]uint8, 0, need+need/4)
 		}
 		r.tmp = r.tmp[:(y1-y0)*rowLen]
