@@ -7,12 +7,12 @@ import (
 
 // parquet-go's decoders trust the lengths and bit widths inside a page: a
 // damaged page makes them index past the end of a buffer ("slice bounds out of
-// range" in rle.decodeInt32) rather than return an error. The two functions
-// below turn such a runtime panic, raised inside parquet-go, into an error
-// wrapping ErrFormat that names the file (and the row group and column); a fault
-// of the mapping (a runtime error with an address, which the Region's own guard
-// reports as ErrFault) and any panic raised elsewhere, the kit's own code
-// included, go on.
+// range" in rle.decodeInt32, "index out of bounds" from a dictionary lookup)
+// rather than return an error. The two functions below turn such a panic,
+// raised inside parquet-go, into an error wrapping ErrFormat that names the
+// file (and the row group and column). A fault of the mapping (a runtime error
+// with an address, which the Region's own guard reports as ErrFault) and any
+// panic raised elsewhere, the kit's own code included, go on.
 
 // recoverChunk is deferred by a function that decodes column col of row group g.
 func (f *File) recoverChunk(g int, col Column, err *error) {
@@ -28,14 +28,13 @@ func recoverFooter(path string, err *error) {
 	}
 }
 
-// decoderPanic returns the runtime error p when parquet-go raised it, and
-// panics with p again otherwise.
-func decoderPanic(p any) runtime.Error {
-	re, ok := p.(runtime.Error)
-	if _, fault := p.(interface{ Addr() uintptr }); !ok || fault || !raisedIn("github.com/parquet-go/") {
+// decoderPanic returns the panic value p when parquet-go raised it, and panics
+// with p again otherwise.
+func decoderPanic(p any) any {
+	if _, fault := p.(interface{ Addr() uintptr }); fault || !raisedIn("github.com/parquet-go/") {
 		panic(p)
 	}
-	return re
+	return p
 }
 
 // raisedIn reports whether the function that panicked, the first frame outside
