@@ -31,7 +31,11 @@ func ExampleNew_emptySource() {
 	empty := container.Slice[int]{}
 	_, err := mix.New(mix.FirstExhausted, []float64{1, 1}, 0, a, empty)
 	fmt.Println(err)
-	m, _ := mix.New(mix.AllExhausted, []float64{1, 1}, 0, a, empty)
+	m, err := mix.New(mix.AllExhausted, []float64{1, 1}, 0, a, empty)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(container.Collect[int](m))
 	// Output:
 	// mix.New: source 1 holds no observation, which a first-exhausted mix cannot take (AllExhausted leaves it out): no observations
@@ -55,7 +59,11 @@ func ExampleViews() {
 		saved = b.Next()
 		break // preempted after the first batch
 	}
-	rest, _ := loader.Resume(saved)
+	rest, err := loader.Resume(saved)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for b := range rest {
 		if b.Pos.Epoch > 0 {
 			break

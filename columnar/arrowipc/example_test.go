@@ -48,9 +48,18 @@ func ExampleStrings() {
 	}
 	_, err = arrowipc.Strings(f, "name")
 	fmt.Println(err)
-	names, _ := arrowipc.Strings(f, "name", arrowipc.NullEmpty())
-	valid, _ := arrowipc.Valid(f, "name")
-	cat, _ := arrowipc.Strings(f, "cat") // dictionary-encoded: read as its values
+	names, err := arrowipc.Strings(f, "name", arrowipc.NullEmpty())
+	if err != nil {
+		panic(err)
+	}
+	valid, err := arrowipc.Valid(f, "name")
+	if err != nil {
+		panic(err)
+	}
+	cat, err := arrowipc.Strings(f, "cat") // dictionary-encoded: read as its values
+	if err != nil {
+		panic(err)
+	}
 	for i := range 3 {
 		fmt.Printf("%q %v %s\n", names.GetObs(i), valid[i], cat.GetObs(i))
 	}

@@ -18,12 +18,19 @@ func ExampleStream_Start() {
 	}
 
 	// A first run takes two batches and saves its state after each.
-	p, _ := build().Start(nil)
+	p, err := build().Start(nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	var saved []byte
 	done := 0
 	for b := range p.All() {
 		fmt.Println("run 1:", b)
-		saved, _ = p.Save()
+		if saved, err = p.Save(); err != nil {
+			fmt.Println(err)
+			return
+		}
 		if done++; done == 2 {
 			break // preempted
 		}
