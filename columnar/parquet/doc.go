@@ -48,4 +48,10 @@
 // not decode, or a row group that holds fewer rows than its footer claims,
 // panics with an error wrapping [ErrFormat] that names the file, the row group
 // and the column, and the kit's loops deliver it as a *container.PanicError.
+//
+// One limit is parquet-go's: its decoder of dictionary indices allocates for the
+// number of values a run header claims before checking the run against the page,
+// so a damaged page may allocate up to 32 bytes per claimed value (gigabytes)
+// before it is reported as ErrFormat. Read untrusted Parquet files with that in
+// mind.
 package parquet
