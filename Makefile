@@ -26,7 +26,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train demo-images compare chart deps interop bench-images
+.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train demo-images compare chart deps interop bench-images bench-train
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -80,12 +80,13 @@ lint: vet fmtcheck tidycheck
 
 # The Go benchmarks of every hot path, each beside its limit and the C
 # reference in the same run, then the issues' speed targets, then Arrow and
-# Parquet (bench-columnar) and image decoding (bench-images: both decoders
-# beside Pillow).
+# Parquet (bench-columnar), image decoding (bench-images: both decoders
+# beside Pillow) and training with GoMLX (bench-train: beside PyTorch).
 bench: deps $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 	$(MAKE) bench-columnar
 	$(MAKE) bench-images
+	$(MAKE) bench-train
 
 # Issue 18's targets (columnar): the Arrow IPC epoch beside .npy, and the
 # Parquet epochs (local order, full shuffle, .npy) over a 1 GiB table that is
@@ -118,6 +119,17 @@ chart: $(BIN)/obskit-bench
 bench-images: DEBS += python3-pil
 bench-images: deps
 	PYTHON=$(PYTHON) $(GO) test -run '^$$' -bench '^BenchmarkDecode$$' -benchtime $(COUNT)x ./imagecodec/turbo/
+
+# Issue 19's figures: the gomlx adapter's time per batch beside the plain
+# loop's and beside a copy() of the batch (BenchmarkAdapter), then the
+# training loop of the demo's model, GoMLX through the adapter beside PyTorch
+# (a DataLoader, 1 and 2 threads; Debian's python3-torch from PYTHON, installed
+# here when missing), alternating COUNT rounds (obskit-train -bench).
+bench-train: DEBS += python3-torch
+bench-train: deps
+	$(GO) test -C gomlx -run '^$$' -bench Adapter -count $(COUNT)
+	$(GO) build -C cmd/obskit-train -o $(BIN)/obskit-train .
+	$(BIN)/obskit-train -bench $(COUNT) -python $(PYTHON)
 
 # Runs every fuzz target of every module for FUZZTIME each. Go's fuzzer
 # minimizes each input that adds coverage (for up to -fuzzminimizetime, 60 s by

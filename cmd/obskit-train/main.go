@@ -37,6 +37,12 @@ The model is a perceptron with one hidden layer (64-64-10, ReLU, Adam):
 simplego v0.26.0 cannot differentiate convolutions or max-pooling.
 From the repository: make demo-train (ARGS="..." passes flags).
 
+With -bench N it instead trains the same model on all the digits with GoMLX
+through the adapter and with PyTorch (a DataLoader and the usual loop, the
+script embedded in this binary, run by -python), alternating N rounds, and
+prints the samples per second of both training loops and their waits for
+data (make bench-train).
+
 Flags:
 `
 
@@ -58,6 +64,10 @@ type config struct {
 	png        string
 	progress   bool
 	sequential bool // simplego runs a graph's ops one after another
+
+	bench       int    // rounds of the comparison with PyTorch; 0: the demo
+	benchEpochs int    // timed epochs of each side of a round
+	python      string // the Python with PyTorch and NumPy
 }
 
 // parseFlags reads the command line; errHelp after -h, another error (already
@@ -83,6 +93,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.prefetch, "prefetch", 2, "batches the loop prepares ahead while GoMLX runs a step (eachobs.Prefetch)")
 	fs.IntVar(&cfg.workers, "workers", 1, "goroutines that gather batches (eachobs.Workers)")
 	fs.StringVar(&cfg.png, "png", "obskit-train.png", "`file` to write the learning curves to (PNG); empty: none")
+	fs.IntVar(&cfg.bench, "bench", 0, "instead of the demo, compare the training loop's samples per second with PyTorch's over `rounds` alternating rounds")
+	fs.IntVar(&cfg.benchEpochs, "bench-epochs", 5, "timed epochs of each side of a -bench round")
+	fs.StringVar(&cfg.python, "python", "/usr/bin/python3", "the Python with PyTorch (and NumPy) for -bench")
 	fs.BoolVar(&cfg.progress, "progress", true, "show progress bars on stderr when it is a terminal")
 	fs.BoolVar(&cfg.sequential, "ops-sequential", true, "run simplego's ops one after another (its parallel scheduler races in v0.26.0)")
 	if err := fs.Parse(args); err != nil {
@@ -95,6 +108,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	switch {
 	case fs.NArg() > 0:
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case cfg.bench < 0 || cfg.benchEpochs < 1:
+		err = errors.New("-bench must be at least 0 and -bench-epochs at least 1")
 	case cfg.folds < 2:
 		err = fmt.Errorf("-folds %d: want at least 2", cfg.folds)
 	case cfg.cvEpochs < 1 || cfg.epochs < 1 || cfg.patience < 1:
@@ -135,6 +150,13 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case err != nil:
 		return 2
+	}
+	if cfg.bench > 0 {
+		if err := bench(cfg, stdout); err != nil {
+			fmt.Fprintf(stderr, "obskit-train: -bench: %s\n", strings.ReplaceAll(err.Error(), "\n", "; "))
+			return 1
+		}
+		return 0
 	}
 	p := progress.New(progress.Output(stderr, cfg.progress))
 	rep, err := run(cfg, p)
