@@ -78,9 +78,17 @@ var imports = map[string]string{
 
 func init() {
 	for _, dir := range []string{"arraycontainer", "augment", "batchview", "container", "convert", "csvdata",
-		"datasets", "eachobs", "idx", "imagecodec", "imagecodec/turbo", "imagedata", "index", "mix", "npy", "obsdim",
+		"datasets", "eachobs", "gomlx", "idx", "imagecodec", "imagecodec/turbo", "imagedata", "index", "mix", "npy", "obsdim",
 		"provider", "recordio", "stream", "stream/resumable", "subset", "transform", "tuples"} {
 		imports[filepath.Base(dir)] = "github.com/obskit/obskit/" + dir
+	}
+	// GoMLX's packages, for the pages that train with the gomlx module. Its
+	// context package takes the name: a page needing the standard library's
+	// would spell its import.
+	for _, dir := range []string{"backends/simplego", "pkg/core/dtypes", "pkg/core/graph", "pkg/core/tensors",
+		"pkg/ml/context", "pkg/ml/layers", "pkg/ml/layers/activations", "pkg/ml/train", "pkg/ml/train/losses",
+		"pkg/ml/train/metrics", "pkg/ml/train/optimizers"} {
+		imports[filepath.Base(dir)] = "github.com/gomlx/gomlx/" + dir
 	}
 }
 
@@ -137,7 +145,7 @@ func TestPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod = []byte(strings.Replace(strings.Replace(string(mod), "module github.com/obskit/obskit/docs", "module pages", 1), "=> ../", "=> "+abs, 1))
+	mod = []byte(strings.ReplaceAll(strings.Replace(string(mod), "module github.com/obskit/obskit/docs", "module pages", 1), "=> ../", "=> "+abs+"/"))
 	sum, err := os.ReadFile("go.sum")
 	if err != nil {
 		t.Fatal(err)
