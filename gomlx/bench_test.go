@@ -29,7 +29,7 @@ func BenchmarkAdapter(b *testing.B) {
 		n, features int
 		batch       int
 	}{
-		{"digits-64x32", 1797, 64, 32},      // the demo's data and batch
+		{"digits-64x32", 1797, 64, 32},     // the demo's data and batch
 		{"mnist-784x128", 60000, 784, 128}, // MNIST's shape, 188 MB of float32
 	} {
 		b.Run(c.name, func(b *testing.B) {
