@@ -87,6 +87,7 @@ func bench(cfg config, stdout io.Writer) error {
 	}
 	defer backend.Finalize()
 
+	torch := torchMissing(cfg.python)
 	rate := cfg.rates[len(cfg.rates)-1]
 	fmt.Fprintf(stdout, "obskit-train -bench: the demo's perceptron (64-%d-10, Adam %g), batches of %d, on all %d digits (no augmentation);\n",
 		cfg.hidden, rate, cfg.batch, x.Nobs())
@@ -94,6 +95,9 @@ func bench(cfg config, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "GoMLX %s (simplego%s), GOMAXPROCS %d, eachobs.Prefetch(%d); PyTorch (%s) with DataLoader(shuffle, drop_last, num_workers=0), 1 and %d threads.\n",
 		gomlxVersion(), map[bool]string{true: ", ops_sequential"}[cfg.sequential], runtime.GOMAXPROCS(0), cfg.prefetch, cfg.python, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(stdout, "CPU %s; load %s at the start.\n\n", cpuName(), loadAvg())
+	if torch != "" {
+		fmt.Fprintf(stdout, "PyTorch sides skipped: %s\n\n", torch)
+	}
 	n := runtime.GOMAXPROCS(0)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "round\tGoMLX+obskit\tPyTorch 1 thread\tPyTorch %d threads\tGo / best PyTorch\tGo wait\tPyTorch wait\t\n", n)
@@ -102,6 +106,11 @@ func bench(cfg config, stdout io.Writer) error {
 		g, err := goSide(backend, d, cfg, rate)
 		if err != nil {
 			return fmt.Errorf("round %d, GoMLX: %w", r, err)
+		}
+		gs = append(gs, g.SamplesPerS)
+		if torch != "" {
+			fmt.Fprintf(tw, "%d\t%.0f\t-\t-\t-\t%.1f%%\t-\t\n", r, g.SamplesPerS, 100*g.waitShare())
+			continue
 		}
 		t1, err := torchSide(cfg, dir, script, rate, 1)
 		if err != nil {
@@ -115,12 +124,16 @@ func bench(cfg config, stdout io.Writer) error {
 		if tn.SamplesPerS > best.SamplesPerS {
 			best = tn
 		}
-		gs, t1s, tns = append(gs, g.SamplesPerS), append(t1s, t1.SamplesPerS), append(tns, tn.SamplesPerS)
+		t1s, tns = append(t1s, t1.SamplesPerS), append(tns, tn.SamplesPerS)
 		ratios = append(ratios, g.SamplesPerS/best.SamplesPerS)
 		fmt.Fprintf(tw, "%d\t%.0f\t%.0f\t%.0f\t%.2f\t%.1f%%\t%.1f%%\t\n", r, g.SamplesPerS, t1.SamplesPerS, tn.SamplesPerS,
 			g.SamplesPerS/best.SamplesPerS, 100*g.waitShare(), 100*best.waitShare())
 	}
-	fmt.Fprintf(tw, "median\t%.0f\t%.0f\t%.0f\t%.2f\t\t\t\n", median(gs), median(t1s), median(tns), median(ratios))
+	if torch != "" {
+		fmt.Fprintf(tw, "median\t%.0f\t-\t-\t-\t\t\t\n", median(gs))
+	} else {
+		fmt.Fprintf(tw, "median\t%.0f\t%.0f\t%.0f\t%.2f\t\t\t\n", median(gs), median(t1s), median(tns), median(ratios))
+	}
 	tw.Flush()
 	fmt.Fprintln(stdout, "(samples per second of each training loop; waits: share of the loop's time spent getting the next batch)")
 	fmt.Fprintf(stdout, "\nload %s at the end.\n", loadAvg())
@@ -155,6 +168,23 @@ func goSide(backend backends.Backend, d *data, cfg config, rate float64) (side, 
 	steps := after.Batches - before.Batches
 	wait := (after.Wait + after.Fill - before.Wait - before.Fill).Seconds()
 	return side{SamplesPerS: float64(steps*cfg.batch) / seconds, Steps: steps, Seconds: seconds, WaitS: wait}, nil
+}
+
+// torchMissing says why python cannot run the PyTorch side (no such program,
+// no torch or numpy module), or returns "" when it can.
+func torchMissing(python string) string {
+	out, err := exec.Command(python, "-c", "import numpy, torch").CombinedOutput()
+	if err == nil {
+		return ""
+	}
+	msg := strings.TrimSpace(string(out))
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:] // the exception's line of a traceback
+	}
+	if msg == "" {
+		msg = err.Error()
+	}
+	return fmt.Sprintf("%s cannot import torch and numpy (%s); install Debian's python3-torch or pass -python", python, msg)
 }
 
 // torchSide runs the PyTorch script and reads its JSON line.

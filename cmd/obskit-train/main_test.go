@@ -74,3 +74,21 @@ func TestFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchWithoutTorch: -bench runs the GoMLX side alone, saying why, when the
+// Python given cannot import PyTorch.
+func TestBenchWithoutTorch(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	missing := filepath.Join(t.TempDir(), "no-python")
+	code := cli([]string{"-bench", "1", "-bench-epochs", "1", "-batch", "128", "-python", missing}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "PyTorch sides skipped: "+missing+" cannot import torch") {
+		t.Errorf("the report does not say why PyTorch is skipped:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^ +1 +[1-9]\d* +- +- +- +[0-9.]+% +-`).MatchString(out) {
+		t.Errorf("the report lacks the GoMLX side's round:\n%s", out)
+	}
+}
