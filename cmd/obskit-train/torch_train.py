@@ -57,15 +57,17 @@ def main():
 
     epoch()  # warm-up, untimed
     steps, wait = 0, 0.0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for _ in range(a.epochs):
         s, w = epoch()
         steps += s
         wait += w
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu  # every thread of the process
     print(json.dumps({
         "steps": steps,
         "seconds": seconds,
+        "cpu_seconds": cpu,
         "samples_per_s": steps * a.batch / seconds,
         "wait_s": wait,
         "torch": torch.__version__,
