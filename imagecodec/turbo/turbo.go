@@ -38,6 +38,13 @@ func (e unavailableError) Error() string { return "turbo: libjpeg-turbo unavaila
 type decoder struct {
 	opts imagecodec.Options
 	pure imagecodec.Decoder
+	// free holds the stored crops of oriented decodes before they are
+	// turned, one per decode that ever ran at once. Unlike a sync.Pool's,
+	// they survive garbage collections, so oriented decodes in a steady loop
+	// allocate nothing whatever else the program does; they go with the
+	// decoder.
+	mu   sync.Mutex
+	free []*imagecodec.RGB
 }
 
 // format reports errors in this package's words.
@@ -88,8 +95,24 @@ func newPlan(full image.Point, stored image.Rectangle, min image.Point) plan {
 	return p
 }
 
-// scratch holds the stored crop of an oriented decode before it is turned.
-var scratch = sync.Pool{New: func() any { return new(imagecodec.RGB) }}
+// scratch takes an image from the free list, or makes one.
+func (d *decoder) scratch() *imagecodec.RGB {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if n := len(d.free); n > 0 {
+		s := d.free[n-1]
+		d.free = d.free[:n-1]
+		return s
+	}
+	return new(imagecodec.RGB)
+}
+
+// release puts s back on the free list.
+func (d *decoder) release(s *imagecodec.RGB) {
+	d.mu.Lock()
+	d.free = append(d.free, s)
+	d.mu.Unlock()
+}
 
 // Decode implements [imagecodec.Decoder]. A JPEG is decoded by libjpeg-turbo
 // at the largest reduction 1/2, 3/8, 1/4 or 1/8 of its DCT scaling that
@@ -98,7 +121,7 @@ var scratch = sync.Pool{New: func() any { return new(imagecodec.RGB) }}
 // and columns only (jpeg_skip_scanlines and jpeg_crop_scanline), straight
 // into dst's memory; other formats go to the pure-Go decoder. A decode
 // allocates nothing in Go when dst has room and the request does not
-// orient (an oriented one uses a pooled scratch image); libjpeg-turbo
+// orient (an oriented one uses a scratch image the decoder keeps); libjpeg-turbo
 // allocates its decompressor's memory with malloc and frees it before
 // Decode returns.
 func (d *decoder) Decode(dst *imagecodec.RGB, name string, data []byte, req imagecodec.Request) (*imagecodec.RGB, float64, error) {
@@ -128,8 +151,8 @@ func (d *decoder) Decode(dst *imagecodec.RGB, name string, data []byte, req imag
 		dst = imagecodec.Reuse(dst, out)
 		tmp = dst
 	} else {
-		tmp = imagecodec.Reuse(scratch.Get().(*imagecodec.RGB), p.rect)
-		defer scratch.Put(tmp)
+		tmp = imagecodec.Reuse(d.scratch(), p.rect)
+		defer d.release(tmp)
 	}
 	if code, msg := decodeJPEG(data, p, tmp.Pix, tmp.Stride); code != 0 {
 		return nil, 0, cError(name, code, msg)

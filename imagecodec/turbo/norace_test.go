@@ -1,5 +1,0 @@
-//go:build !race
-
-package turbo_test
-
-const raceEnabled = false
