@@ -196,3 +196,21 @@ func ExampleTail() {
 	fmt.Println()
 	// Output: keep drop pad roll-over
 }
+
+func ExampleCipher() {
+	// A permutation of 10 positions computed position by position: no array,
+	// and any position of any epoch at once.
+	for epoch := range 2 {
+		c := index.NewCipher(10, 42, epoch)
+		for i := range c.N() {
+			fmt.Print(c.At(i), " ")
+		}
+		fmt.Println("| element 3 is at", c.Pos(3))
+	}
+	big := index.NewCipher(1_000_000_000_000, 42, 0) // 10^12 positions, a few dozen bytes
+	fmt.Println(big.At(999_999_999_999), big.Pos(big.At(999_999_999_999)))
+	// Output:
+	// 5 4 2 3 6 0 9 7 8 1 | element 3 is at 3
+	// 8 5 0 6 9 2 3 7 1 4 | element 3 is at 6
+	// 889315574037 999999999999
+}
