@@ -214,3 +214,19 @@ func ExampleCipher() {
 	// 8 5 0 6 9 2 3 7 1 4 | element 3 is at 6
 	// 889315574037 999999999999
 }
+
+func ExampleBlocks() {
+	// 20 positions in blocks of 4, shuffled within windows of 2 blocks: each
+	// group of 8 positions reads 2 blocks only (a file is read two blocks at a
+	// time), in a random order.
+	b := index.NewBlocks(20, 4, 2, 42, 0)
+	for i := range b.N() {
+		fmt.Print(b.At(i), " ")
+		if i == 7 || i == 15 {
+			fmt.Print("| ")
+		}
+	}
+	fmt.Println()
+	// Output:
+	// 6 13 14 12 4 15 5 7 | 8 1 11 0 3 2 10 9 | 19 17 18 16
+}
