@@ -230,3 +230,33 @@ func ExampleBlocks() {
 	// Output:
 	// 6 13 14 12 4 15 5 7 | 8 1 11 0 3 2 10 9 | 19 17 18 16
 }
+
+func ExampleSteps() {
+	// 10 positions, 2 parts taking batches of 2: each step takes 4 positions.
+	// The job stops after one step and resumes with 4 parts of 1: the rest of
+	// the epoch is dealt out anew, nothing lost, nothing twice; the last step
+	// is padded (after the real positions) with the epoch's first ones.
+	s := index.NewSteps(10, 2, 2, false, index.Pad)
+	show := func(s index.Steps, e, k int) {
+		for p := range s.Parts() {
+			pos, real := s.Batch(nil, e, k, p)
+			fmt.Print(" part ", p, " ", pos[:real], pos[real:])
+		}
+		fmt.Println()
+	}
+	show(s, 0, 0)
+	epoch, consumed, step := s.After(0, 0)
+	fmt.Println("saved: epoch", epoch, "consumed", consumed, "step", step)
+	r, err := index.NewSteps(10, 1, 4, false, index.Pad).From(epoch, consumed, step)
+	if err != nil {
+		panic(err)
+	}
+	for k := range r.Len(0) {
+		show(r, 0, k)
+	}
+	// Output:
+	// part 0 [0 1] [] part 1 [2 3] []
+	// saved: epoch 0 consumed 4 step 1
+	// part 0 [4] [] part 1 [5] [] part 2 [6] [] part 3 [7] []
+	// part 0 [8] [] part 1 [9] [] part 2 [] [0] part 3 [] [1]
+}
