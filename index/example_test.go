@@ -240,7 +240,10 @@ func ExampleSteps() {
 	show := func(s index.Steps, e, k int) {
 		for p := range s.Parts() {
 			pos, real := s.Batch(nil, e, k, p)
-			fmt.Print(" part ", p, " ", pos[:real], pos[real:])
+			if p > 0 {
+				fmt.Print("; ")
+			}
+			fmt.Print("part ", p, " ", pos[:real], pos[real:])
 		}
 		fmt.Println()
 	}
@@ -255,8 +258,8 @@ func ExampleSteps() {
 		show(r, 0, k)
 	}
 	// Output:
-	// part 0 [0 1] [] part 1 [2 3] []
+	// part 0 [0 1] []; part 1 [2 3] []
 	// saved: epoch 0 consumed 4 step 1
-	// part 0 [4] [] part 1 [5] [] part 2 [6] [] part 3 [7] []
-	// part 0 [8] [] part 1 [9] [] part 2 [] [0] part 3 [] [1]
+	// part 0 [4] []; part 1 [5] []; part 2 [6] []; part 3 [7] []
+	// part 0 [8] []; part 1 [9] []; part 2 [] [0]; part 3 [] [1]
 }

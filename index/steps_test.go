@@ -92,7 +92,6 @@ func scheduleOf(s index.Steps, e0, last int) []naiveStep {
 	return out
 }
 
-
 // TestStepsAgainstNaive: Len and Batch give the naive schedule for random n,
 // sizes, parts, layouts, tails and starts.
 func TestStepsAgainstNaive(t *testing.T) {
