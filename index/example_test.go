@@ -250,7 +250,7 @@ func ExampleSteps() {
 	show(s, 0, 0)
 	epoch, consumed, step := s.After(0, 0)
 	fmt.Println("saved: epoch", epoch, "consumed", consumed, "step", step)
-	r, err := index.NewSteps(10, 1, 4, false, index.Pad).From(epoch, consumed, step)
+	r, err := index.NewSteps(10, 1, 4, false, index.Pad).Resume(epoch, consumed, step)
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -46,9 +47,9 @@ type Steps struct {
 	origin, epoch0, consumed, step0 int
 }
 
-// ErrSteps is wrapped by the error of [Steps.From] for a start that is not a
+// ErrSteps is wrapped by the error of [Steps.Resume] for a start that is not a
 // position of the stream.
-var ErrSteps = fmt.Errorf("invalid start of a schedule")
+var ErrSteps = errors.New("invalid start of a schedule")
 
 // NewSteps returns the schedule of n positions per epoch for parts parts taking
 // batches of size, contiguous or strided within a step, with tail t, from the
@@ -69,14 +70,14 @@ func NewSteps(n, size, parts int, strided bool, t Tail) Steps {
 // 0 at the start of an epoch). A start at the end of an epoch is the start of
 // the next one. From returns an error wrapping [ErrSteps] when epoch is outside
 // [0, MaxEpoch], consumed outside [0, n] or step negative.
-func (s Steps) From(epoch, consumed, step int) (Steps, error) {
+func (s Steps) Resume(epoch, consumed, step int) (Steps, error) {
 	switch {
 	case epoch < 0 || epoch > s.MaxEpoch():
-		return s, fmt.Errorf("obskit/index.Steps.From: epoch %d outside [0, %d]: %w", epoch, s.MaxEpoch(), ErrSteps)
+		return s, fmt.Errorf("index.Steps.Resume: epoch %d outside [0, %d]: %w", epoch, s.MaxEpoch(), ErrSteps)
 	case consumed < 0 || consumed > s.n:
-		return s, fmt.Errorf("obskit/index.Steps.From: %d positions consumed of an epoch of %d: %w", consumed, s.n, ErrSteps)
+		return s, fmt.Errorf("index.Steps.Resume: %d positions consumed of an epoch of %d: %w", consumed, s.n, ErrSteps)
 	case step < 0:
-		return s, fmt.Errorf("obskit/index.Steps.From: step %d: %w", step, ErrSteps)
+		return s, fmt.Errorf("index.Steps.Resume: step %d: %w", step, ErrSteps)
 	}
 	if consumed == s.n && s.n > 0 {
 		epoch, consumed, step = epoch+1, 0, 0
@@ -182,7 +183,7 @@ func (s Steps) Span(e, k int) (start, end int) {
 }
 
 // After returns the position where a loop stands after step k of epoch e: the
-// epoch, the positions of it consumed and the steps of it taken, for [Steps.From]
+// epoch, the positions of it consumed and the steps of it taken, for [Steps.Resume]
 // to resume with. After the last step of an epoch it is the start of the next
 // (with [RollOver], the position the last step reached in it). It panics as
 // Span does.

@@ -103,7 +103,7 @@ func TestStepsAgainstNaive(t *testing.T) {
 		if n > 0 {
 			c0 = rng.IntN(n + 1)
 		}
-		s, err := index.NewSteps(n, size, parts, strided, tail).From(e0, c0, 0)
+		s, err := index.NewSteps(n, size, parts, strided, tail).Resume(e0, c0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestStepsElastic(t *testing.T) {
 			}
 		}
 		ep, consumed, step := s.After(e, k)
-		r, err := index.NewSteps(n, size2, parts2, strided2, tail).From(ep, consumed, step)
+		r, err := index.NewSteps(n, size2, parts2, strided2, tail).Resume(ep, consumed, step)
 		if err != nil {
 			t.Fatalf("%s: From(After(%d, %d)) = %v", what, e, k, err)
 		}
@@ -197,11 +197,11 @@ func TestStepsElastic(t *testing.T) {
 func TestStepsErrorsAndPanics(t *testing.T) {
 	s := index.NewSteps(10, 3, 2, false, index.Keep)
 	for _, tc := range [][3]int{{-1, 0, 0}, {0, 11, 0}, {0, -1, 0}, {0, 0, -1}, {s.MaxEpoch() + 1, 0, 0}} {
-		if _, err := s.From(tc[0], tc[1], tc[2]); !errors.Is(err, index.ErrSteps) {
+		if _, err := s.Resume(tc[0], tc[1], tc[2]); !errors.Is(err, index.ErrSteps) {
 			t.Errorf("From(%v) = %v, want ErrSteps", tc, err)
 		}
 	}
-	r, err := s.From(2, 10, 5) // the end of epoch 2 is the start of 3
+	r, err := s.Resume(2, 10, 5) // the end of epoch 2 is the start of 3
 	if e, c, k := r.Start(); err != nil || e != 3 || c != 0 || k != 0 {
 		t.Errorf("From(2, 10, 5) = start (%d, %d, %d), %v; want (3, 0, 0)", e, c, k, err)
 	}
@@ -226,7 +226,7 @@ func TestStepsRepartitionAtScale(t *testing.T) {
 	order := index.NewCipher(n, 2024, e)
 	k := old.Len(e) / 3 // stop a third of the way in
 	ep, consumed, step := old.After(e, k)
-	resumed, err := index.NewSteps(n, 40, 1000, false, index.Pad).From(ep, consumed, step)
+	resumed, err := index.NewSteps(n, 40, 1000, false, index.Pad).Resume(ep, consumed, step)
 	if err != nil {
 		t.Fatal(err)
 	}
