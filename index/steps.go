@@ -65,10 +65,10 @@ func NewSteps(n, size, parts int, strided bool, t Tail) Steps {
 	return Steps{n: n, size: size, parts: parts, strided: strided, tail: t}
 }
 
-// From returns the schedule s started at position consumed of epoch epoch,
+// Resume returns the schedule s started at position consumed of epoch epoch,
 // where step steps of the epoch were taken (it numbers the steps that follow;
 // 0 at the start of an epoch). A start at the end of an epoch is the start of
-// the next one. From returns an error wrapping [ErrSteps] when epoch is outside
+// the next one. Resume returns an error wrapping [ErrSteps] when epoch is outside
 // [0, MaxEpoch], consumed outside [0, n] or step negative.
 func (s Steps) Resume(epoch, consumed, step int) (Steps, error) {
 	switch {

@@ -146,7 +146,7 @@ func TestStepsElastic(t *testing.T) {
 		ep, consumed, step := s.After(e, k)
 		r, err := index.NewSteps(n, size2, parts2, strided2, tail).Resume(ep, consumed, step)
 		if err != nil {
-			t.Fatalf("%s: From(After(%d, %d)) = %v", what, e, k, err)
+			t.Fatalf("%s: Resume(After(%d, %d)) = %v", what, e, k, err)
 		}
 		stop := e
 		if tail == index.RollOver {
@@ -198,12 +198,12 @@ func TestStepsErrorsAndPanics(t *testing.T) {
 	s := index.NewSteps(10, 3, 2, false, index.Keep)
 	for _, tc := range [][3]int{{-1, 0, 0}, {0, 11, 0}, {0, -1, 0}, {0, 0, -1}, {s.MaxEpoch() + 1, 0, 0}} {
 		if _, err := s.Resume(tc[0], tc[1], tc[2]); !errors.Is(err, index.ErrSteps) {
-			t.Errorf("From(%v) = %v, want ErrSteps", tc, err)
+			t.Errorf("Resume(%v) = %v, want ErrSteps", tc, err)
 		}
 	}
 	r, err := s.Resume(2, 10, 5) // the end of epoch 2 is the start of 3
 	if e, c, k := r.Start(); err != nil || e != 3 || c != 0 || k != 0 {
-		t.Errorf("From(2, 10, 5) = start (%d, %d, %d), %v; want (3, 0, 0)", e, c, k, err)
+		t.Errorf("Resume(2, 10, 5) = start (%d, %d, %d), %v; want (3, 0, 0)", e, c, k, err)
 	}
 	wantArgPanic(t, "NewSteps(-1)", "index.NewSteps", "number of positions", func() { index.NewSteps(-1, 1, 1, false, index.Keep) })
 	wantArgPanic(t, "NewSteps size 0", "index.NewSteps", "batch size", func() { index.NewSteps(1, 0, 1, false, index.Keep) })
