@@ -65,24 +65,37 @@ func NewSteps(n, size, parts int, strided bool, t Tail) Steps {
 	return Steps{n: n, size: size, parts: parts, strided: strided, tail: t}
 }
 
-// Resume returns the schedule s started at position consumed of epoch epoch,
-// where step steps of the epoch were taken (it numbers the steps that follow;
-// 0 at the start of an epoch). A start at the end of an epoch is the start of
-// the next one. Resume returns an error wrapping [ErrSteps] when epoch is outside
-// [0, MaxEpoch], consumed outside [0, n] or step negative.
+// Resume returns the schedule s started at a position: the next step starts
+// consumed positions into epoch epoch, and is step number step of it (0 at the
+// start of an epoch). A start at the end of an epoch is the start of the next
+// one. With [RollOver] consumed may be negative: the step begins in an earlier
+// epoch and belongs to epoch because it ends in it ([Steps.After] gives such
+// positions); when a step of this schedule, shorter than the one that gave the
+// position, would end before epoch, the schedule starts in the epoch where its
+// first step ends, and numbers its steps there from step. Resume returns an
+// error wrapping [ErrSteps] when epoch is outside [0, MaxEpoch], consumed above
+// n or below 0 (below -epoch*n with RollOver), or step negative.
 func (s Steps) Resume(epoch, consumed, step int) (Steps, error) {
+	lo := 0
+	if s.tail == RollOver {
+		lo = -epoch * s.n
+	}
 	switch {
 	case epoch < 0 || epoch > s.MaxEpoch():
 		return s, fmt.Errorf("index.Steps.Resume: epoch %d outside [0, %d]: %w", epoch, s.MaxEpoch(), ErrSteps)
-	case consumed < 0 || consumed > s.n:
-		return s, fmt.Errorf("index.Steps.Resume: %d positions consumed of an epoch of %d: %w", consumed, s.n, ErrSteps)
+	case consumed < lo || consumed > s.n:
+		return s, fmt.Errorf("index.Steps.Resume: %d positions consumed of epoch %d of %d (%v): %w", consumed, epoch, s.n, s.tail, ErrSteps)
 	case step < 0:
 		return s, fmt.Errorf("index.Steps.Resume: step %d: %w", step, ErrSteps)
 	}
-	if consumed == s.n && s.n > 0 {
-		epoch, consumed, step = epoch+1, 0, 0
+	origin := epoch*s.n + consumed
+	switch {
+	case consumed == s.n && s.n > 0:
+		epoch, step = epoch+1, 0
+	case s.tail == RollOver && s.n > 0 && origin+s.global()-1 < epoch*s.n:
+		epoch = (origin + s.global() - 1) / s.n // the first step ends in an earlier epoch
 	}
-	s.origin, s.epoch0, s.consumed, s.step0 = epoch*s.n+consumed, epoch, consumed, step
+	s.origin, s.epoch0, s.consumed, s.step0 = origin, epoch, origin-epoch*s.n, step
 	return s, nil
 }
 
@@ -182,18 +195,25 @@ func (s Steps) Span(e, k int) (start, end int) {
 	return start, end
 }
 
-// After returns the position where a loop stands after step k of epoch e: the
-// epoch, the positions of it consumed and the steps of it taken, for [Steps.Resume]
-// to resume with. After the last step of an epoch it is the start of the next
-// (with [RollOver], the position the last step reached in it). It panics as
-// Span does.
+// After returns the position of the step that follows step k of epoch e, for
+// [Steps.Resume] to start there: its epoch, the positions of that epoch
+// consumed before it (negative with [RollOver] when it begins in epoch e and
+// ends in the next) and its number in its epoch. After the last step of an
+// epoch it is the start of the next. It panics as Span does.
 func (s Steps) After(e, k int) (epoch, consumed, step int) {
 	start, _ := s.Span(e, k)
-	g := start + s.global()
-	if s.tail != RollOver && k == s.Len(e)-1 || g >= (e+1)*s.n {
-		return e + 1, 0, 0 // with RollOver, g is at most (e+1)*n: the step ends in e
+	g := start + s.global() // where the next step starts
+	if s.tail != RollOver {
+		if k == s.Len(e)-1 {
+			return e + 1, 0, 0
+		}
+		return e, g - e*s.n, s.Step(e, k) + 1
 	}
-	return e, g - e*s.n, s.Step(e, k) + 1
+	next := (g + s.global() - 1) / s.n // the epoch of the next step: of its last position
+	if next == e {
+		return e, g - e*s.n, s.Step(e, k) + 1
+	}
+	return next, g - next*s.n, 0
 }
 
 // Batch writes the positions of part p's batch of step k of epoch e into dst,
@@ -205,29 +225,39 @@ func (s Steps) After(e, k int) (epoch, consumed, step int) {
 // position they repeat. It panics as Span does, and with a
 // [*container.IndexError] when p is outside [0, Parts).
 func (s Steps) Batch(dst []int, e, k, p int) (pos []int, real int) {
-	container.CheckIndex("index.Steps.Batch", p, s.parts)
-	start, end := s.Span(e, k)
-	var first, stride int // slot j of the part is stream position start+first+j*stride
-	if s.strided {
-		first, stride = p, s.parts
-	} else {
-		first, stride = p*s.size, 1
-	}
-	// The real slots are those before end: j < ceil((end-start-first)/stride).
-	real = min(s.size, ceilDiv(max(end-start-first, 0), stride))
-	total := real
-	if s.tail == Pad {
-		total = s.size
-	}
+	first, stride, real, total, end := s.Slots(e, k, p)
 	dst = container.Resize(dst, total)
 	for j := range total {
-		g := start + first + j*stride
-		if j >= real { // padding: position (g-n) mod n of epoch e
+		g := first + j*stride
+		if j >= real { // padding: position (g-end) mod n of epoch e
 			g = e*s.n + (g-end)%s.n
 		}
 		dst[j] = g
 	}
 	return dst, real
+}
+
+// Slots returns the layout of part p's batch of step k of epoch e without
+// listing it: slot j holds stream position first + j*stride; the first real
+// slots are real (with [RollOver] they may run on into the next epoch); with
+// [Pad] the batch has total slots, the others holding position
+// (first+j*stride-end) mod n of epoch e; otherwise total is real. It panics as
+// [Steps.Batch] does.
+func (s Steps) Slots(e, k, p int) (first, stride, real, total, end int) {
+	container.CheckIndex("index.Steps.Batch", p, s.parts)
+	start, end := s.Span(e, k)
+	if s.strided {
+		first, stride = start+p, s.parts
+	} else {
+		first, stride = start+p*s.size, 1
+	}
+	// The real slots are those before end: j < ceil((end-first)/stride).
+	real = min(s.size, ceilDiv(max(end-first, 0), stride))
+	total = real
+	if s.tail == Pad {
+		total = s.size
+	}
+	return first, stride, real, total, end
 }
 
 func (s Steps) checkEpoch(op string, e int) {

@@ -153,7 +153,8 @@ func TestStepsElastic(t *testing.T) {
 			stop = e + 1
 		}
 		var rest []int
-		for ee := ep; ee <= stop; ee++ {
+		from, _, _ := r.Start()
+		for ee := from; ee <= stop; ee++ {
 			for j := range r.Len(ee) {
 				if tail == index.RollOver && ee == e+1 && j > 0 {
 					break // roll-over: up to the first step of the next epoch
@@ -282,5 +283,29 @@ func TestStepsRepartitionAtScale(t *testing.T) {
 	start, _ := resumed.Span(e, last)
 	if want := (e+1)*n - start; realTotal != want {
 		t.Fatalf("the last step holds %d real positions, the epoch has %d left", realTotal, want)
+	}
+}
+
+// TestStepsRollOverBetweenEpochs: with RollOver the step after the last of an
+// epoch may begin in it and end in the next; After says so with a negative
+// count, and a schedule of smaller steps resumed there starts in the earlier
+// epoch, where its first step ends.
+func TestStepsRollOverBetweenEpochs(t *testing.T) {
+	s := index.NewSteps(10, 4, 1, false, index.RollOver) // steps [0,4) [4,8) | [8,12) ...
+	if e, c, k := s.After(0, 1); e != 1 || c != -2 || k != 0 {
+		t.Errorf("After(0, 1) = (%d, %d, %d), want (1, -2, 0): the step [8, 12) belongs to epoch 1", e, c, k)
+	}
+	r, err := index.NewSteps(10, 1, 1, false, index.RollOver).Resume(1, -2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, c, k := r.Start(); e != 0 || c != 8 || k != 0 {
+		t.Errorf("steps of 1 resumed at (1, -2, 0) start at (%d, %d, %d), want (0, 8, 0)", e, c, k)
+	}
+	if r.Len(0) != 2 || r.Len(1) != 10 {
+		t.Errorf("Len(0), Len(1) = %d, %d; want 2, 10", r.Len(0), r.Len(1))
+	}
+	if _, err := s.Resume(1, -11, 0); !errors.Is(err, index.ErrSteps) {
+		t.Errorf("Resume(1, -11, 0) = %v, want ErrSteps: before the stream", err)
 	}
 }
