@@ -184,7 +184,9 @@ func (c *Cipher) decrypt(v uint64) uint64 {
 func (c *Cipher) encrypt4(dst []int, start uint64) {
 	sl, sh, sb := 64-c.lo, 64-c.hi, c.lo
 	m := c.loMask
-	k := c.keys[:c.rounds]
+	var keys [maxRounds]uint64 // a copy on the stack: the race detector leaves it alone
+	keys = c.keys
+	k := keys[:c.rounds]
 	j := 0
 	for ; j+4 <= len(dst); j += 4 {
 		v := start + uint64(j)

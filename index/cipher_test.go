@@ -22,15 +22,8 @@ func bijection(t *testing.T, c index.Cipher, inverse bool) {
 	for start := 0; start < n; start += len(buf) {
 		chunk := buf[:min(len(buf), n-start)]
 		c.Fill(chunk, start)
-		for j, x := range chunk {
-			if x < 0 || x >= n {
-				t.Fatalf("n=%d: At(%d) = %d, outside [0, %d)", n, start+j, x, n)
-			}
-			w, b := x/64, uint64(1)<<(x%64)
-			if seen[w]&b != 0 {
-				t.Fatalf("n=%d: At(%d) = %d, already the image of another position", n, start+j, x)
-			}
-			seen[w] |= b
+		if j, x := mark(seen, chunk, n); j >= 0 {
+			t.Fatalf("n=%d: At(%d) = %d, out of range or already the image of another position", n, start+j, x)
 		}
 	}
 	step := 1
@@ -44,11 +37,34 @@ func bijection(t *testing.T, c index.Cipher, inverse bool) {
 	}
 }
 
-// TestCipherBijectionSmall: every n up to 2^12, several seeds and epochs.
+// mark sets the bits of the elements of chunk in seen and returns the first
+// one out of [0, n) or already set, and its place, or -1. It is left out of the
+// race detector's instrumentation (go:norace): it touches memory of this
+// goroutine alone, and instrumented it made the sweep to 2^24 five times slower.
+//
+//go:norace
+func mark(seen []uint64, chunk []int, n int) (j, x int) {
+	for j, x := range chunk {
+		if x < 0 || x >= n {
+			return j, x
+		}
+		w, b := x/64, uint64(1)<<(x%64)
+		if seen[w]&b != 0 {
+			return j, x
+		}
+		seen[w] |= b
+	}
+	return -1, 0
+}
+
+// TestCipherBijectionSmall: every n up to 2^12, with its inverse; two more
+// keys for every n up to 2^10.
 func TestCipherBijectionSmall(t *testing.T) {
 	for n := 0; n <= 1<<12; n++ {
-		for _, key := range [][2]uint64{{0, 0}, {uint64(n), 1}, {math.MaxUint64, 1 << 40}} {
-			bijection(t, index.NewCipher(n, key[0], int(key[1])), true)
+		bijection(t, index.NewCipher(n, uint64(n), 1), true)
+		if n <= 1<<10 {
+			bijection(t, index.NewCipher(n, 0, 0), false)
+			bijection(t, index.NewCipher(n, math.MaxUint64, 1<<40), false)
 		}
 	}
 }

@@ -77,6 +77,25 @@ func naiveSchedule(n, size, parts int, strided bool, tail index.Tail, e0, c0, la
 	return out
 }
 
+// sameSchedule compares two schedules without reflection (cmp.Diff, slow under
+// the race detector, only explains a difference).
+func sameSchedule(a, b []naiveStep) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].epoch != b[i].epoch || !slices.Equal(a[i].real, b[i].real) || len(a[i].parts) != len(b[i].parts) {
+			return false
+		}
+		for p := range a[i].parts {
+			if !slices.Equal(a[i].parts[p], b[i].parts[p]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // scheduleOf lists the steps of s for epochs e0..last through Len and Batch.
 func scheduleOf(s index.Steps, e0, last int) []naiveStep {
 	var out []naiveStep
@@ -96,7 +115,7 @@ func scheduleOf(s index.Steps, e0, last int) []naiveStep {
 // sizes, parts, layouts, tails and starts.
 func TestStepsAgainstNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 17))
-	for trial := range 3000 {
+	for trial := range 1500 {
 		n, size, parts := rng.IntN(60), 1+rng.IntN(9), 1+rng.IntN(6)
 		strided, tail := rng.IntN(2) == 0, allTails[trial%4]
 		e0, c0 := rng.IntN(3), 0
@@ -110,6 +129,9 @@ func TestStepsAgainstNaive(t *testing.T) {
 		e1, c1, _ := s.Start()
 		want := naiveSchedule(n, size, parts, strided, tail, e1, c1, e0+2)
 		got := scheduleOf(s, e0, e0+2)
+		if sameSchedule(want, got) {
+			continue
+		}
 		if d := cmp.Diff(want, got, cmp.AllowUnexported(naiveStep{}), cmpopts.EquateEmpty()); d != "" {
 			t.Fatalf("n=%d size=%d parts=%d strided=%v %v from (%d, %d) (-naive +Steps):\n%s", n, size, parts, strided, tail, e0, c0, d)
 		}
