@@ -30,7 +30,7 @@ type kernel[E arraycontainer.Number] interface {
 	layout() (obs []int, dim int)
 	// into gathers and converts the observations at checked indices idx, drawn
 	// with r when r is not nil and the source is random.
-	into(dst *arraycontainer.Array[E], idx []int, r *container.ObsRand) *arraycontainer.Array[E]
+	into(dst *arraycontainer.Array[E], idx []int, d draw) *arraycontainer.Array[E]
 	// then returns the kernel followed by v*scale[k]+shift[k] (per feature, or
 	// one pair for all), when the kernel is affine itself.
 	then(scale, shift []float64) (kernel[E], bool)
@@ -49,12 +49,12 @@ func (a *Arrays[E]) ObsShape() []int {
 // with a [*container.IndexError] when i is out of range.
 func (a *Arrays[E]) GetObs(i int) *arraycontainer.Array[E] {
 	container.CheckIndex("convert.Arrays.GetObs", i, a.k.nobs())
-	return a.obs(i, nil)
+	return a.obs(i, draw{})
 }
 
 // obs returns observation i (checked), drawn with r when r is not nil.
-func (a *Arrays[E]) obs(i int, r *container.ObsRand) *arraycontainer.Array[E] {
-	b := a.k.into(nil, []int{i}, r)
+func (a *Arrays[E]) obs(i int, d draw) *arraycontainer.Array[E] {
+	b := a.k.into(nil, []int{i}, d)
 	obs, _ := a.k.layout()
 	o, err := b.Reshape(obs, obsdim.First)
 	if err != nil {
@@ -69,21 +69,21 @@ func (a *Arrays[E]) obs(i int, r *container.ObsRand) *arraycontainer.Array[E] {
 // range.
 func (a *Arrays[E]) GetObsInto(dst *arraycontainer.Array[E], idx []int) *arraycontainer.Array[E] {
 	container.CheckIndices("convert.Arrays.GetObsInto", idx, a.k.nobs())
-	return a.k.into(dst, idx, nil)
+	return a.k.into(dst, idx, draw{})
 }
 
 // GetObsRand returns observation i, converted, drawn with r when the wrapped
 // container is random. It panics as GetObs does.
 func (a *Arrays[E]) GetObsRand(i int, r container.ObsRand) *arraycontainer.Array[E] {
 	container.CheckIndex("convert.Arrays.GetObsRand", i, a.k.nobs())
-	return a.obs(i, &r)
+	return a.obs(i, draw{r, true})
 }
 
 // GetObsRandInto is GetObsInto with the observations drawn with r when the
 // wrapped container is random.
 func (a *Arrays[E]) GetObsRandInto(dst *arraycontainer.Array[E], idx []int, r container.ObsRand) *arraycontainer.Array[E] {
 	container.CheckIndices("convert.Arrays.GetObsRandInto", idx, a.k.nobs())
-	return a.k.into(dst, idx, &r)
+	return a.k.into(dst, idx, draw{r, true})
 }
 
 // source is a container of arrays of E, as the wrapping functions take it.
@@ -208,7 +208,7 @@ func (k *affine[From, To]) batchShape(sc *scratch[From], m int) []int {
 	return sc.shape
 }
 
-func (k *affine[From, To]) into(dst *arraycontainer.Array[To], idx []int, r *container.ObsRand) *arraycontainer.Array[To] {
+func (k *affine[From, To]) into(dst *arraycontainer.Array[To], idx []int, d draw) *arraycontainer.Array[To] {
 	sc := k.get()
 	defer k.put(sc)
 	dst = arraycontainer.Resize(dst, k.batchShape(sc, len(idx)), obsdim.Constant(k.dim))
@@ -243,7 +243,7 @@ func (k *affine[From, To]) into(dst *arraycontainer.Array[To], idx []int, r *con
 		}
 		return dst
 	}
-	sc.batch = gather(k.src, sc.batch, idx, r)
+	sc.batch = gather(k.src, sc.batch, idx, d)
 	b := sc.batch
 	if !b.IsContiguous() {
 		b = b.Clone() // a container whose batches are views: rare, and copied
@@ -293,11 +293,19 @@ func (k *affine[From, To]) then(scale, shift []float64) (kernel[To], bool) {
 	return newAffine[From, To](k.src, s, b), true
 }
 
-// gather gathers the observations at idx of c into dst, drawn with r when r is
-// not nil.
-func gather[T, B any](c container.Batched[T, B], dst B, idx []int, r *container.ObsRand) B {
-	if r != nil {
-		return container.GetObsRandInto(c, dst, idx, *r)
+// draw is the randomness a gather draws with: r when on, none (the source's
+// GetObs and GetObsInto) otherwise. It is passed by value: a pointer handed to a
+// kernel (an interface) or a closure escapes, and cost an allocation per batch.
+type draw struct {
+	r  container.ObsRand
+	on bool
+}
+
+// gather gathers the observations at idx of c into dst, drawn with d.r when
+// d.on.
+func gather[T, B any](c container.Batched[T, B], dst B, idx []int, d draw) B {
+	if d.on {
+		return container.GetObsRandInto(c, dst, idx, d.r)
 	}
 	return c.GetObsInto(dst, idx)
 }

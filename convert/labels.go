@@ -50,10 +50,10 @@ func (k *onehot[L, To]) nobs() int { return k.n }
 
 func (k *onehot[L, To]) layout() ([]int, int) { return []int{k.classes}, 0 }
 
-func (k *onehot[L, To]) into(dst *arraycontainer.Array[To], idx []int, r *container.ObsRand) *arraycontainer.Array[To] {
+func (k *onehot[L, To]) into(dst *arraycontainer.Array[To], idx []int, d draw) *arraycontainer.Array[To] {
 	sc := k.pool.Get().(*labelScratch[L])
 	defer k.pool.Put(sc)
-	sc.labels = gather(k.src, sc.labels, idx, r)
+	sc.labels = gather(k.src, sc.labels, idx, d)
 	sc.shape = [2]int{len(idx), k.classes}
 	dst = arraycontainer.Resize(dst, sc.shape[:], obsdim.First)
 	out := dst.Data()
@@ -73,8 +73,8 @@ func (k *onehot[L, To]) then([]float64, []float64) (kernel[To], bool) { return n
 // numbers: the result of [Cast]. Its batches are slices.
 type Scalars[To arraycontainer.Number] struct {
 	n      int
-	gather func(dst []To, idx []int, r *container.ObsRand) []To
-	get    func(i int, r *container.ObsRand) To
+	gather func(dst []To, idx []int, d draw) []To
+	get    func(i int, d draw) To
 }
 
 // Cast returns the container of the values of c converted to To, for labels a
@@ -103,12 +103,12 @@ func Cast[To, From arraycontainer.Number](c container.Batched[From, []From]) (*S
 		// slice, a file rewritten under its mapping), and a random source's
 		// draws with another ObsRand were never checked. A value To cannot hold
 		// panics: GetObs has no error result.
-		get: func(i int, r *container.ObsRand) To {
+		get: func(i int, d draw) To {
 			var v From
-			if r == nil {
+			if !d.on {
 				v = c.GetObs(i)
 			} else {
-				v = container.GetObsRand(c, i, *r)
+				v = container.GetObsRand(c, i, d.r)
 			}
 			var out [1]To
 			if castInto(out[:], []From{v}) >= 0 {
@@ -116,10 +116,10 @@ func Cast[To, From arraycontainer.Number](c container.Batched[From, []From]) (*S
 			}
 			return out[0]
 		},
-		gather: func(dst []To, idx []int, r *container.ObsRand) []To {
+		gather: func(dst []To, idx []int, d draw) []To {
 			p := pool.Get().(*[]From)
 			defer pool.Put(p)
-			*p = gather(c, *p, idx, r)
+			*p = gather(c, *p, idx, d)
 			dst = container.Resize(dst, len(idx))
 			if j := castInto(dst, *p); j >= 0 {
 				panic(changedError[To]((*p)[j], idx[j]))
@@ -136,7 +136,7 @@ func (s *Scalars[To]) Nobs() int { return s.n }
 // when i is out of range.
 func (s *Scalars[To]) GetObs(i int) To {
 	container.CheckIndex("convert.Scalars.GetObs", i, s.n)
-	return s.get(i, nil)
+	return s.get(i, draw{})
 }
 
 // GetObsRand returns value i, converted, drawn with r when the wrapped container
@@ -144,7 +144,7 @@ func (s *Scalars[To]) GetObs(i int) To {
 // when the drawn value does not fit To (Cast checked the values GetObs reads).
 func (s *Scalars[To]) GetObsRand(i int, r container.ObsRand) To {
 	container.CheckIndex("convert.Scalars.GetObsRand", i, s.n)
-	return s.get(i, &r)
+	return s.get(i, draw{r, true})
 }
 
 // GetObsInto gathers the values at idx, converted, into dst (reused when it can
@@ -152,12 +152,12 @@ func (s *Scalars[To]) GetObsRand(i int, r container.ObsRand) To {
 // range.
 func (s *Scalars[To]) GetObsInto(dst []To, idx []int) []To {
 	container.CheckIndices("convert.Scalars.GetObsInto", idx, s.n)
-	return s.gather(dst, idx, nil)
+	return s.gather(dst, idx, draw{})
 }
 
 // GetObsRandInto is GetObsInto with the values drawn with r when the wrapped
 // container is random; it panics as GetObsRand does.
 func (s *Scalars[To]) GetObsRandInto(dst []To, idx []int, r container.ObsRand) []To {
 	container.CheckIndices("convert.Scalars.GetObsRandInto", idx, s.n)
-	return s.gather(dst, idx, &r)
+	return s.gather(dst, idx, draw{r, true})
 }
