@@ -31,9 +31,9 @@ func ExampleScale() {
 		fmt.Println(b.Data.X.Shape(), b.Data.X.At(0, 3, 3), b.Data.Y[:5])
 	}
 	// Output:
-	// [512 8 8] 0.5 [4 8 7 8 4]
-	// [512 8 8] 1 [3 3 2 5 5]
-	// [414 8 8] 0 [4 8 2 7 8]
+	// [512 8 8] 0.625 [1 7 2 8 3]
+	// [512 8 8] 0 [2 6 7 1 4]
+	// [414 8 8] 1 [1 6 8 5 7]
 }
 
 // Statistics from the training part standardize every part: here the same

@@ -70,7 +70,7 @@ func allocCases(t testing.TB) []allocCase {
 		caseOf("array and labels", arrayTuple, size),
 		caseOf("array and labels, Pad", arrayTuple, size+5, eachobs.Tail(index.Pad)),
 		caseOf("array and labels, RollOver", arrayTuple, size+5, eachobs.Tail(index.RollOver)),
-		caseOf("array and labels, Partition", arrayTuple, size, eachobs.Partition(index.Part{Index: 1, Parts: 3, Strided: true, Tail: index.Pad})),
+		caseOf("array and labels, Partition", arrayTuple, size, eachobs.Partition(index.Part{Index: 1, Parts: 3, Strided: true}), eachobs.Tail(index.Pad)),
 		caseOf("subset of array", subset.Range(x, 10, n-3), size),
 		caseOf("shuffled subset of array and labels", subset.Shuffle(arrayTuple, rand.New(rand.NewPCG(1, 1))), size),
 		caseOf("subset of slice tuple", subset.Of(sliceTuple, iota(n/2)), size),
@@ -85,7 +85,8 @@ func caseOf[T, B any](name string, c container.Batched[T, B], size int, extra ..
 	return allocCase{
 		name: name,
 		stream: func(opts ...eachobs.Option) iter.Seq[struct{}] {
-			seq, err := eachobs.NewLoader(c, size, append(append(opts, eachobs.Shuffle(1)), extra...)...).Resume(eachobs.Position{Seed: 1})
+			l := eachobs.NewLoader(c, size, append(append(opts, eachobs.Shuffle(1)), extra...)...)
+			seq, err := l.Resume(l.Start())
 			if err != nil {
 				panic(err)
 			}

@@ -1,5 +1,12 @@
 package eachobs
 
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/obskit/obskit/index"
+)
+
 // A Batch is one step of a batch loop: the gathered observations and where they
 // came from. It is a small value passed by the loop, not allocated per batch.
 //
@@ -26,11 +33,17 @@ type Batch[B any] struct {
 	// Real is the number of real observations, the first Real slots of Data:
 	// MXNet's count_samples. It is len(Indices) except in a padded last batch.
 	Real int
-	// Pos is the position of this batch: the loader's seed, the epoch (the pass,
-	// for [Batches]) and the number of the batch within it.
+	// Pos is the position of this batch: its epoch (the pass, for [Batches]),
+	// its number within it and the observations of the epoch consumed before
+	// it. Resuming at Pos yields this batch again; [Batch.Next] is the position
+	// after it.
 	Pos Position
 	// Count is the number of batches of this epoch, or -1 in an endless stream.
+	// (With the index.Keep tail and [Partition], a part may have no batch in the
+	// last step of an epoch.)
 	Count int
+
+	next Position
 }
 
 // Pad returns the number of padding slots at the end of b.Data, MXNet's
@@ -38,23 +51,44 @@ type Batch[B any] struct {
 func (b Batch[B]) Pad() int { return len(b.Indices) - b.Real }
 
 // Next returns the position that follows b: save it after consuming b, and a
-// [Loader] resumes there with [Loader.Resume] without repeating b. After the last
-// batch of an epoch it is the first batch of the next epoch.
-func (b Batch[B]) Next() Position {
-	n := b.Pos
-	n.Batch++
-	if b.Count >= 0 && n.Batch >= b.Count {
-		n.Epoch++
-		n.Batch = 0
-	}
-	return n
+// [Loader] resumes there with [Loader.Resume] without repeating b, also with
+// another batch size or number of parts. After the last batch of an epoch it is
+// the first batch of the next epoch.
+func (b Batch[B]) Next() Position { return b.next }
+
+// A Position is where a loop stands: a small value that a training job saves in
+// its checkpoint (any encoding: JSON, gob, its own) and hands back to
+// [Loader.Resume] to continue exactly where it stopped, without replaying data.
+//
+// Where it stands is Consumed: how many observations of epoch Epoch's global
+// order every part together has consumed. It is taken between two steps of a
+// synchronous loop, when every part has taken the same number of batches, so
+// that the observations consumed are the first Consumed of the epoch's order,
+// whatever the number of parts and the batch size; a job resumed with others
+// deals the rest of the epoch out anew (index.Steps has the arithmetic). Batch
+// numbers the next batch within the epoch; with the index.RollOver tail a batch
+// that begins in the previous epoch has a negative Consumed.
+//
+// The other fields say what the position was taken under: a loader resumes only
+// positions of its own seed, order, number of observations and tail, which it
+// cannot change without losing or repeating observations, and returns an error
+// naming the option that differs for the others.
+type Position struct {
+	Seed     uint64     // the seed of the shuffle (0 without)
+	Epoch    int        // the epoch, from 0
+	Batch    int        // the number of the next batch within the epoch, from 0
+	Consumed int        // the observations of the epoch's order consumed before it
+	Order    string     // the order: "data", "cipher", "perm" or "blocks BxW"
+	Nobs     int        // the number of observations of the container
+	Tail     index.Tail // the loop's tail
 }
 
-// A Position is where a loop stands: a small value that a training job saves in its
-// checkpoint and hands back to [Loader.Resume] to continue exactly where it stopped,
-// without replaying data. Batch is the number of the next batch within Epoch.
-type Position struct {
-	Seed  uint64 // the seed of the Loader that produced it (0 when it does not shuffle)
-	Epoch int    // the epoch, from 0
-	Batch int    // the batch within the epoch, from 0
+// String returns the position in words, such as "epoch 1 batch 2 (6 of 10
+// consumed; cipher seed 7; keep)".
+func (p Position) String() string {
+	order := p.Order
+	if order != "data" {
+		order += " seed " + strconv.FormatUint(p.Seed, 10)
+	}
+	return fmt.Sprintf("epoch %d batch %d (%d of %d consumed; %s; %v)", p.Epoch, p.Batch, p.Consumed, p.Nobs, order, p.Tail)
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 )
 
 // Batches returns a loop over the batches of size of c, one epoch per range
@@ -44,7 +45,7 @@ func Batches[T, B any](c container.Batched[T, B], size int, opts ...Option) iter
 		e := epoch
 		epoch++
 		mu.Unlock()
-		l.run(Position{Seed: l.seed, Epoch: e}, l.Len(e), yield)
+		l.run(l.epochStart(e), e, yield)
 	}
 }
 
@@ -68,9 +69,9 @@ func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 		get = func(s *step[T]) { s.data = rc.GetObsRand(s.idx[0], s.obsRand()) }
 	}
 	var (
-		mu     sync.Mutex
-		epoch  int
-		orders spares[*epochOrder]
+		mu    sync.Mutex
+		epoch int
+		runs  spares[*run[T]]
 	)
 	return func(yield func(int, T) bool) {
 		mu.Lock()
@@ -78,16 +79,16 @@ func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 		epoch++
 		mu.Unlock()
 		n := c.Nobs()
-		o, ok := orders.get(func(o *epochOrder) bool { return o.n == n })
+		r, ok := runs.get(func(r *run[T]) bool { return r.n == n })
 		if !ok {
-			o = newEpochOrder(cfg.seed, n, cfg.part, cfg.shuffle)
+			r = newRun[T](&cfg, n, 1)
 		}
-		defer orders.put(o)
-		loop(&cfg, upTo(cfg.partLen(n)), nil, func(s *step[T], k int) {
-			s.idx = container.Resize(s.idx, 1)
-			s.idx[0] = o.at(e, k)
-			s.real = 1
-			s.seed, s.epoch = cfg.seed, e
-		}, get, func(s *step[T]) bool { return yield(s.idx[0], s.data) })
+		defer runs.put(r)
+		s, err := index.NewSteps(n, 1, cfg.parts, cfg.strided, index.Keep).Resume(e, 0, 0)
+		if err != nil {
+			panic(&container.ArgError{Op: "eachobs.Obs", Arg: "pass", Value: e, Want: err.Error()})
+		}
+		r.start(s, e)
+		runPipeline(&cfg, nil, r.source, get, func(s *step[T]) bool { return yield(s.idx[0], s.data) })
 	}
 }

@@ -56,93 +56,154 @@ func TestBatchesRollOverCarries(t *testing.T) {
 	}
 }
 
-// reference is the naive model of a loop's first epochs over tens(n) in batches
-// of size: epoch e visits position pos of the part (the whole container when part
-// is nil) at container index perm_e[part.Pos(n, pos)], where perm_e is
-// rand.New(rand.NewPCG(seed, e)).Perm(n) with shuffle and the identity without;
-// the epoch's visits are cut into batches by the tail, written out case by case.
-func reference(n, size int, tail index.Tail, seed uint64, shuffle bool, part *index.Part, epochs int) []rec {
-	m := n
-	if part != nil {
-		m = part.Len(n)
-	}
-	var pseed uint64
-	if shuffle {
-		pseed = seed
-	}
-	order := func(e int) []int {
-		perm := iota(n)
-		if shuffle {
-			perm = rand.New(rand.NewPCG(seed, uint64(e))).Perm(n)
-		}
-		out := make([]int, m)
-		for pos := range out {
-			q := pos
-			if part != nil {
-				q = part.Pos(n, pos)
-			}
-			out[pos] = perm[q]
-		}
-		return out
-	}
-	batch := func(idx []int, real int, e, k int) rec {
-		data := make([]int, len(idx))
-		for j, i := range idx {
-			data[j] = 10 * i
-		}
-		return rec{Data: data, Indices: idx, Real: real, Pos: eachobs.Position{Seed: pseed, Epoch: e, Batch: k}}
-	}
-	var out []rec
-	if tail == index.RollOver {
-		if m == 0 {
-			return nil
-		}
-		var stream []int
-		for e := range epochs {
-			stream = append(stream, order(e)...)
-		}
-		counts := make([]int, epochs)
-		for lo := 0; lo+size <= len(stream); lo += size {
-			e := (lo + size - 1) / m // the epoch of the batch's last position
-			out = append(out, batch(stream[lo:lo+size:lo+size], size, e, counts[e]))
-			counts[e]++
-		}
+// An orderOf is the documented order of a loop kind: the container index at
+// each position of epoch e.
+type orderOf struct {
+	name string // the Order of its positions
+	opt  func(seed uint64) eachobs.Option
+	perm func(n int, seed uint64, e int) []int
+}
+
+var orders = []orderOf{
+	{"data", nil, func(n int, _ uint64, _ int) []int { return iota(n) }},
+	{"cipher", eachobs.Shuffle, func(n int, seed uint64, e int) []int {
+		c := index.NewCipher(n, seed, e)
+		out := make([]int, n)
 		for i := range out {
-			out[i].Count = counts[out[i].Pos.Epoch]
+			out[i] = c.At(i)
 		}
 		return out
+	}},
+	{"perm", eachobs.ShufflePerm, func(n int, seed uint64, e int) []int {
+		return rand.New(rand.NewPCG(seed, uint64(e))).Perm(n)
+	}},
+	{"blocks 3x2", func(seed uint64) eachobs.Option { return eachobs.ShuffleBlocks(seed, 3, 2) }, func(n int, seed uint64, e int) []int {
+		b := index.NewBlocks(n, 3, 2, seed, e)
+		out := make([]int, n)
+		for i := range out {
+			out[i] = b.At(i)
+		}
+		return out
+	}},
+}
+
+// options returns the options of a loop of order o with seed.
+func (o orderOf) options(seed uint64) []eachobs.Option {
+	if o.opt == nil {
+		return nil
 	}
-	for e := range epochs {
-		o := order(e)
-		first := len(out)
-		for lo := 0; lo < m; lo += size {
-			hi := min(lo+size, m)
-			if hi-lo < size && tail == index.Drop {
-				break
+	return []eachobs.Option{o.opt(seed)}
+}
+
+// reference is the naive model of the first epochs of a loop over tens(n) in
+// batches of size, as the docs of eachobs and index.Steps say it, written out
+// position by position: the epochs are one stream of positions, epoch e's
+// position q visiting container index order(e)[q]; a step takes the next
+// parts*size positions from the start of the epoch (with RollOver, from the
+// end of the last step), cut by the tail at the end of the epoch; part takes
+// its size slots of each step, consecutive or strided; a padding slot reads
+// position (g - end) mod n of its epoch. Each batch carries its position, the
+// count of steps of its epoch, and the position of the step after it.
+func reference(n, size int, tail index.Tail, seed uint64, o orderOf, part *index.Part, epochs int) []rec {
+	p, parts, strided := 0, 1, false
+	if part != nil {
+		p, parts, strided = part.Index, part.Parts, part.Strided
+	}
+	if o.opt == nil {
+		seed = 0
+	}
+	base := eachobs.Position{Seed: seed, Order: o.name, Nobs: n, Tail: tail}
+	g := size * parts
+	type step struct {
+		e, start, end int
+	}
+	var steps []step // every step of epochs 0..epochs (one more, for Next)
+	if n > 0 {
+		if tail == index.RollOver { // through the first step past the epochs
+			for at := 0; len(steps) == 0 || steps[len(steps)-1].e < epochs; at += g {
+				steps = append(steps, step{(at + g - 1) / n, at, at + g})
 			}
-			idx := append([]int(nil), o[lo:hi]...)
-			if tail == index.Pad {
-				for j := 0; len(idx) < size; j++ {
-					idx = append(idx, o[j%m])
+		} else {
+			for e := 0; e <= epochs; e++ {
+				for at := 0; at < n; at += g {
+					if tail == index.Drop && at+g > n {
+						break
+					}
+					steps = append(steps, step{e, e*n + at, (e + 1) * n})
 				}
 			}
-			out = append(out, batch(idx, hi-lo, e, len(out)-first))
 		}
-		for i := first; i < len(out); i++ {
-			out[i].Count = len(out) - first
+	}
+	perms := map[int][]int{}
+	perm := func(e int) []int {
+		if perms[e] == nil {
+			perms[e] = o.perm(n, seed, e)
 		}
+		return perms[e]
+	}
+	count := map[int]int{}
+	for _, st := range steps {
+		count[st.e]++
+	}
+	posOf := func(i int) eachobs.Position { // the position of step i
+		pos := base
+		if i == len(steps) { // after the last step listed: cannot be reached in the test
+			pos.Epoch = -1
+			return pos
+		}
+		st := steps[i]
+		pos.Epoch, pos.Consumed = st.e, st.start-st.e*n
+		for j := i - 1; j >= 0 && steps[j].e == st.e; j-- {
+			pos.Batch++
+		}
+		return pos
+	}
+	var out []rec
+	for i, st := range steps {
+		if st.e >= epochs {
+			break
+		}
+		var idx []int
+		real := 0
+		for j := range size {
+			slot := p*size + j
+			if strided {
+				slot = p + j*parts
+			}
+			at := st.start + slot
+			switch {
+			case at < st.end:
+				idx = append(idx, perm(at / n)[at%n])
+				real++
+			case tail == index.Pad:
+				idx = append(idx, perm(st.e)[(at-st.end)%n])
+			}
+		}
+		if len(idx) == 0 {
+			continue // Keep: nothing of this part in the step
+		}
+		data := make([]int, len(idx))
+		for j, x := range idx {
+			data[j] = 10 * x
+		}
+		next := posOf(i + 1)
+		if tail != index.RollOver && (i+1 == len(steps) || steps[i+1].e != st.e) {
+			next = base
+			next.Epoch = st.e + 1
+		}
+		out = append(out, rec{Data: data, Indices: idx, Real: real, Pos: posOf(i), Count: count[st.e], Next: next})
 	}
 	return out
 }
 
-// parts are the partitions the property tests run: none, and one of each tail,
-// contiguous and strided.
+// parts are the partitions the property tests run: none, contiguous and
+// strided.
 var parts = []*index.Part{
 	nil,
 	{Index: 0, Parts: 2},
 	{Index: 1, Parts: 3, Strided: true},
-	{Index: 2, Parts: 3, Tail: index.Pad},
-	{Index: 1, Parts: 4, Strided: true, Tail: index.Drop},
+	{Index: 2, Parts: 3},
+	{Index: 3, Parts: 4, Strided: true},
 }
 
 // TestBatchesProperty runs every combination of size 1..n+1, tail, shuffle,
@@ -162,19 +223,19 @@ func TestBatchesProperty(t *testing.T) {
 		c := tens(n)
 		for size := 1; size <= n+1; size++ {
 			for _, tail := range tails {
-				for _, shuffle := range []bool{false, true} {
+				for _, o := range orders {
 					for _, part := range parts {
 						seed := uint64(100*n + size)
-						want := reference(n, size, tail, seed, shuffle, part, 2)
-						for _, par := range parallelism {
+						want := reference(n, size, tail, seed, o, part, 2)
+						// Serial and one of the parallel settings in turn: every
+						// setting meets every order and tail over the sizes.
+						for _, par := range []struct{ prefetch, workers int }{parallelism[0], parallelism[1+size%(len(parallelism)-1)]} {
 							opts := append(parOpts(par.prefetch, par.workers), eachobs.Tail(tail))
-							if shuffle {
-								opts = append(opts, eachobs.Shuffle(seed))
-							}
+							opts = append(opts, o.options(seed)...)
 							if part != nil {
 								opts = append(opts, eachobs.Partition(*part))
 							}
-							what := name("n=", n, " size=", size, " ", tail, " shuffle=", shuffle, " part=", part, " prefetch=", par.prefetch, " workers=", par.workers)
+							what := name("n=", n, " size=", size, " ", tail, " order=", o.name, " part=", part, " prefetch=", par.prefetch, " workers=", par.workers)
 							seq := eachobs.Batches(c, size, opts...)
 							got := append(collect(seq), collect(seq)...) // two passes
 							checkData(t, what, n, got)
@@ -185,7 +246,7 @@ func TestBatchesProperty(t *testing.T) {
 								t.Fatalf("%s: Batches differs from the reference (-want +got):\n%s", what, d)
 							}
 							l := eachobs.NewLoader(c, size, opts...)
-							from, err := l.Resume(eachobs.Position{Seed: l.Seed()})
+							from, err := l.Resume(l.Start())
 							if err != nil {
 								t.Fatalf("%s: Resume(start): %v", what, err)
 							}
@@ -255,16 +316,13 @@ func TestObs(t *testing.T) {
 	const n, seed = 11, 5
 	c := container.FromSlice([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"})
 	for _, part := range parts {
-		for _, shuffle := range []bool{false, true} {
+		for _, o := range orders {
 			var want []int
-			for _, r := range reference(n, 1, index.Keep, seed, shuffle, part, 2) {
+			for _, r := range reference(n, 1, index.Keep, seed, o, part, 2) {
 				want = append(want, r.Indices[0])
 			}
 			for _, par := range parallelism {
-				opts := parOpts(par.prefetch, par.workers)
-				if shuffle {
-					opts = append(opts, eachobs.Shuffle(seed))
-				}
+				opts := append(parOpts(par.prefetch, par.workers), o.options(seed)...)
 				if part != nil {
 					opts = append(opts, eachobs.Partition(*part))
 				}
@@ -279,7 +337,7 @@ func TestObs(t *testing.T) {
 					}
 				}
 				if d := cmp.Diff(want, got, cmpEmpty); d != "" {
-					t.Errorf("part=%v shuffle=%v prefetch=%d workers=%d: indices of two passes (-want +got):\n%s", part, shuffle, par.prefetch, par.workers, d)
+					t.Errorf("part=%v order=%s prefetch=%d workers=%d: indices of two passes (-want +got):\n%s", part, o.name, par.prefetch, par.workers, d)
 				}
 			}
 		}

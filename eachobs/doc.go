@@ -39,33 +39,48 @@
 // # Last batches and padding
 //
 // [Tail] takes an index.Tail, the kit's one vocabulary of the last batch: Keep
-// (the default), Drop, Pad or RollOver, with the rules of index.Plan. A padded
-// batch is full-size, its missing slots repeating the epoch's first observations,
-// and says how much of it is real: [Batch].Real is MXNet's count_samples,
-// [Batch.Pad] its getpad(), and [Batch].Indices names the container index of every
-// slot. With RollOver the tail of one epoch leads the first batch of the next; a
-// [Loader] computes it from the previous epoch's permutation, so nothing is
-// stored between epochs and the container stays stateless. (Padding with
-// constants is package provider's PadWith.)
+// (the default), Drop, Pad or RollOver, with the rules of index.Plan
+// (index.Steps with [Partition]). A padded batch is full-size, its missing slots
+// repeating the epoch's first observations, and says how much of it is real:
+// [Batch].Real is MXNet's count_samples, [Batch.Pad] its getpad(), and
+// [Batch].Indices names the container index of every slot. With RollOver the
+// tail of one epoch leads the first batch of the next; a [Loader] computes it
+// from the previous epoch's order, so nothing is stored between epochs and the
+// container stays stateless. (Padding with constants is package provider's
+// PadWith.)
 //
 // # Epochs, seeds and resuming
 //
 // A [Loader] built with NewLoader(data, size, Shuffle(seed)) visits epoch e in the
-// order [Shuffle] defines; without Shuffle every epoch is in data order. Equal seeds give equal sequences on every machine and for every
-// prefetch and worker setting. The epoch number itself is bounded only by int
-// arithmetic (index.Plan.MaxEpoch, about math.MaxInt/n). Each batch carries its
-// [Position] (seed, epoch, batch); after consuming batch b save b.Next(), and
-// [Loader.Resume] continues with exactly the next batch, mid-epoch, without
-// replaying the epoch's earlier batches.
+// order [Shuffle] defines, computed position by position, so a loop holds no
+// array of n indices and reaches any position of any epoch at once
+// ([ShufflePerm] and [ShuffleBlocks] define others); without a shuffle option
+// every epoch is in data order. Equal seeds give equal sequences on every
+// machine and for every prefetch and worker setting. The epoch number itself is
+// bounded only by int arithmetic (index.Steps.MaxEpoch, about math.MaxInt/n).
+//
+// Each batch carries its [Position]: the epoch and the observations of the
+// epoch's order consumed before it. After consuming batch b save b.Next(), and
+// [Loader.Resume] continues with exactly the next batch, mid-epoch, at once,
+// without replaying the epoch's earlier batches, also with another batch size,
+// number of workers or number of parts: the observations not yet consumed are
+// dealt out anew, each once. A position of another seed, order, container size
+// or tail would lose or repeat observations; Resume refuses it with
+// [ErrPosition], naming the option. Batches that were gathered ahead
+// ([Prefetch], [Workers]) but not yet yielded when a job stopped were not
+// consumed: the position saved after the last batch the loop body finished
+// gathers them again.
 //
 // # Distributed training
 //
-// [Partition] takes an index.Part (part Index of Parts, contiguous or strided, the
-// remainder kept, padded or dropped) and makes a loop visit only that part of
-// every epoch's order. P processes that build a [Loader] with one seed and their
-// own part see disjoint shares of one global permutation per epoch, PyTorch's
-// DistributedSampler with set_epoch; the part of epoch e is exactly
-// subset.Partition of the data in epoch e's order.
+// [Partition] takes an index.Part (part Index of Parts, consecutive or strided)
+// and makes every step of a loop take the next Parts*size observations of the
+// epoch's order, a batch of size for each part. P processes that build a
+// [Loader] with one seed and their own part see disjoint shares of one global
+// order per epoch, PyTorch's DistributedSampler with set_epoch, and after any
+// number of steps they have together consumed a prefix of it: one position,
+// the same for every part, resumes the job on any number of processes. The
+// loop's [Tail] decides the last step of an epoch (index.Steps has the rules).
 //
 // # Random transforms
 //

@@ -33,16 +33,16 @@ func ExampleBatches() {
 func ExampleShuffle() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5})
 	seq := eachobs.Batches(data, 4, eachobs.Shuffle(7), eachobs.Tail(index.Drop))
-	// Every range is the next epoch, in the permutation drawn from (seed, epoch);
+	// Every range is the next epoch, in the permutation of (seed, epoch);
 	// Drop skips the short batch.
-	for pass := range 2 {
+	for range 2 {
 		for b := range seq {
-			fmt.Println(pass, b.Pos, b.Data)
+			fmt.Println(b.Pos, b.Data)
 		}
 	}
 	// Output:
-	// 0 {7 0 0} [3 2 0 4]
-	// 1 {7 1 0} [2 1 0 5]
+	// epoch 0 batch 0 (0 of 6 consumed; cipher seed 7; drop) [1 4 5 2]
+	// epoch 1 batch 0 (0 of 6 consumed; cipher seed 7; drop) [2 0 4 1]
 }
 
 func ExampleTail() {
@@ -84,8 +84,8 @@ func ExampleNewLoader() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6})
 	l := eachobs.NewLoader(data, 3, eachobs.Shuffle(42), eachobs.Tail(index.RollOver))
 	// The tail of each epoch leads the next one, computed from the previous
-	// epoch's permutation: observation 6, last in epoch 0's permutation, opens
-	// epoch 1 (whose own permutation starts with 6 again).
+	// epoch's permutation: the last observation of epoch 0's permutation opens
+	// epoch 1.
 	for e := range 3 {
 		var batches [][]int
 		for b := range l.Epoch(e) {
@@ -95,45 +95,49 @@ func ExampleNewLoader() {
 		fmt.Println("epoch", e, batches)
 	}
 	// Output:
-	// epoch 0 [[2 3 4] [1 0 5]]
-	// epoch 1 [[6 6 0] [5 4 2]]
-	// epoch 2 [[3 1 2] [1 4 3] [6 5 0]]
+	// epoch 0 [[3 0 6] [2 5 4]]
+	// epoch 1 [[1 3 4] [2 0 6]]
+	// epoch 2 [[1 5 0] [1 6 2] [3 4 5]]
 }
 
 func ExampleLoader_Resume() {
-	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7})
+	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	l := eachobs.NewLoader(data, 3, eachobs.Shuffle(7))
 
 	// A first run stops after two batches and saves its position.
 	var saved eachobs.Position
-	seq, err := l.Resume(eachobs.Position{Seed: l.Seed()})
+	seq, err := l.Resume(l.Start())
 	if err != nil {
 		log.Fatal(err)
 	}
 	for b := range seq {
-		fmt.Println(b.Pos, b.Data)
+		fmt.Println(b.Data)
 		saved = b.Next()
 		if b.Pos.Batch == 1 {
 			break
 		}
 	}
-	// A second run resumes exactly there, into the next epoch.
-	seq, err = l.Resume(saved)
+	fmt.Println("saved:", saved)
+	// A second run resumes exactly there, with batches of 2: the rest of the
+	// epoch, each observation once, then the next epoch.
+	resumed := eachobs.NewLoader(data, 2, eachobs.Shuffle(7))
+	seq, err = resumed.Resume(saved)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for b := range seq {
-		fmt.Println(b.Pos, b.Data)
 		if b.Pos.Epoch == 1 {
 			break
 		}
+		fmt.Println(b.Data)
 	}
 	// Output:
-	// {7 0 0} [4 1 3]
-	// {7 0 1} [7 5 0]
-	// {7 0 2} [2 6]
-	// {7 1 0} [2 3 6]
+	// [3 5 8]
+	// [9 2 6]
+	// saved: epoch 0 batch 2 (6 of 10 consumed; cipher seed 7; keep)
+	// [7 4]
+	// [1 0]
 }
 
 func ExampleLoader_Epoch() {
@@ -144,9 +148,9 @@ func ExampleLoader_Epoch() {
 		fmt.Println(b.Pos, b.Data, b.Count)
 	}
 	// Output:
-	// {3 1000 0} [2 3] 3
-	// {3 1000 1} [1 0] 3
-	// {3 1000 2} [4] 3
+	// epoch 1000 batch 0 (0 of 5 consumed; cipher seed 3; keep) [0 3] 3
+	// epoch 1000 batch 1 (2 of 5 consumed; cipher seed 3; keep) [1 4] 3
+	// epoch 1000 batch 2 (4 of 5 consumed; cipher seed 3; keep) [2] 3
 }
 
 func ExamplePrefetch() {
@@ -161,8 +165,8 @@ func ExamplePrefetch() {
 		fmt.Println()
 	}
 	// Output:
-	// [6 3 1 9][7 4 8 2][0 5]
-	// [6 3 1 9][7 4 8 2][0 5]
+	// [7 6 4 1][0 3 9 2][5 8]
+	// [7 6 4 1][0 3 9 2][5 8]
 }
 
 func ExampleRandomBatches() {
@@ -199,22 +203,23 @@ func ExampleRandomObs() {
 
 func ExamplePartition() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
-	// Three workers with one seed: disjoint shares of one permutation per epoch,
-	// padded to equal length by repeating its start (PyTorch's DistributedSampler,
-	// drop_last=False): 3 and 2, first in the permutation, are seen twice.
+	// Three workers with one seed, batches of 2: each step takes the next 6
+	// observations of the epoch's order and deals 2 to each worker (strided, as
+	// PyTorch's DistributedSampler). The last step is padded so that every
+	// worker gets a full batch; Real says how many of it are real.
 	for rank := range 3 {
-		part := index.Part{Index: rank, Parts: 3, Strided: true, Tail: index.Pad}
-		l := eachobs.NewLoader(data, 2, eachobs.Shuffle(42), eachobs.Partition(part))
-		var batches [][]int
+		part := index.Part{Index: rank, Parts: 3, Strided: true}
+		l := eachobs.NewLoader(data, 2, eachobs.Shuffle(42), eachobs.Partition(part), eachobs.Tail(index.Pad))
+		fmt.Print("rank ", rank, ":")
 		for b := range l.Epoch(0) {
-			batches = append(batches, slices.Clone(b.Data))
+			fmt.Print(" ", b.Data[:b.Real], b.Data[b.Real:])
 		}
-		fmt.Println("rank", rank, batches)
+		fmt.Println()
 	}
 	// Output:
-	// rank 0 [[3 6] [0 8]]
-	// rank 1 [[2 4] [7 3]]
-	// rank 2 [[5 1] [9 2]]
+	// rank 0: [5 3] [] [9 1] []
+	// rank 1: [4 6] [] [7] [5]
+	// rank 2: [2 0] [] [8] [4]
 }
 
 func ExampleBalancedObs() {

@@ -27,10 +27,11 @@ type rec struct {
 	Real    int
 	Pos     eachobs.Position
 	Count   int
+	Next    eachobs.Position
 }
 
 func recOf(b eachobs.Batch[[]int]) rec {
-	return rec{slices.Clone(b.Data), slices.Clone(b.Indices), b.Real, b.Pos, b.Count}
+	return rec{slices.Clone(b.Data), slices.Clone(b.Indices), b.Real, b.Pos, b.Count, b.Next()}
 }
 
 func collect(seq iter.Seq[eachobs.Batch[[]int]]) []rec {

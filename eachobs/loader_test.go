@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,69 +29,40 @@ func take(seq iter.Seq[eachobs.Batch[[]int]], k int) []rec {
 	return out
 }
 
-// epochPerm is the documented permutation of epoch e.
-func epochPerm(seed uint64, e, n int) []int {
-	return rand.New(rand.NewPCG(seed, uint64(e))).Perm(n)
-}
-
 func TestLoaderEpochs(t *testing.T) {
 	const n, size, seed = 23, 5, 99
-	for _, tail := range tails {
-		t.Run(tail.String(), func(t *testing.T) {
-			l := eachobs.NewLoader(tens(n), size, eachobs.Shuffle(seed), eachobs.Tail(tail))
-			if l.Seed() != seed || l.Plan() != index.NewPlan(n, size, tail) {
-				t.Fatalf("Seed() = %d, Plan() = %+v; want %d and the plan of %d in %d with %v", l.Seed(), l.Plan(), seed, n, size, tail)
-			}
-			checkEpochs(t, l, seed, tail, size, 4, func(e int) []int { return epochPerm(seed, e, n) })
-		})
-	}
-}
-
-// checkEpochs runs epochs 0..epochs-1 of l, a loader with seed over tens(n) in
-// batches of size with tail, and checks them against order(e), the n indices
-// epoch e must visit in turn: every batch holds the data its indices name and
-// carries its position and the epoch's count; the real indices of epoch e are
-// order(e), less the tail with Drop; with RollOver the epochs together are one
-// stream of order(0), order(1), ... cut into full batches.
-func checkEpochs(t *testing.T, l *eachobs.Loader[[]int], seed uint64, tail index.Tail, size, epochs int, order func(e int) []int) {
-	t.Helper()
-	var stream, orders []int // RollOver: the real indices of every epoch in turn, and the orders in turn
-	n := 0
-	for e := range epochs {
-		want := order(e)
-		n = len(want)
-		rs := collect(l.Epoch(e))
-		checkData(t, name(tail, " epoch ", e), n, rs)
-		if len(rs) != l.Len(e) {
-			t.Fatalf("epoch %d: %d batches, Len says %d", e, len(rs), l.Len(e))
-		}
-		var real []int
-		for k, r := range rs {
-			if r.Pos != (eachobs.Position{Seed: seed, Epoch: e, Batch: k}) || r.Count != len(rs) {
-				t.Fatalf("epoch %d batch %d: Pos %+v Count %d", e, k, r.Pos, r.Count)
-			}
-			real = append(real, r.Indices[:r.Real]...)
-		}
-		switch tail {
-		case index.RollOver:
-			stream = append(stream, real...)
-			orders = append(orders, want...)
-		case index.Drop:
-			if d := cmp.Diff(want[:n/size*size], real, cmpEmpty); d != "" {
-				t.Fatalf("epoch %d: real indices are not the epoch's order less its tail (-want +got):\n%s", e, d)
-			}
-		default:
-			if d := cmp.Diff(want, real, cmpEmpty); d != "" {
-				t.Fatalf("epoch %d: real indices are not the epoch's order (-want +got):\n%s", e, d)
-			}
-		}
-	}
-	if tail == index.RollOver {
-		if len(stream) != epochs*n/size*size {
-			t.Fatalf("roll-over: %d observations in %d epochs, want %d", len(stream), epochs, epochs*n/size*size)
-		}
-		if d := cmp.Diff(orders[:len(stream)], stream); d != "" {
-			t.Fatalf("roll-over epochs are not one stream of the epochs' orders (-want +got):\n%s", d)
+	for _, o := range orders {
+		for _, tail := range tails {
+			t.Run(o.name+"/"+tail.String(), func(t *testing.T) {
+				l := eachobs.NewLoader(tens(n), size, append(o.options(seed), eachobs.Tail(tail))...)
+				wantSeed := uint64(seed)
+				if o.opt == nil {
+					wantSeed = 0
+				}
+				if l.Seed() != wantSeed || l.Steps() != index.NewSteps(n, size, 1, false, tail) {
+					t.Fatalf("Seed() = %d, Steps() = %+v; want %d and the schedule of %d in %d with %v", l.Seed(), l.Steps(), wantSeed, n, size, tail)
+				}
+				if want := (eachobs.Position{Seed: wantSeed, Order: o.name, Nobs: n, Tail: tail}); l.Start() != want {
+					t.Fatalf("Start() = %+v, want %+v", l.Start(), want)
+				}
+				want := reference(n, size, tail, seed, o, nil, 4)
+				for e := range 4 {
+					var we []rec
+					for _, r := range want {
+						if r.Pos.Epoch == e {
+							we = append(we, r)
+						}
+					}
+					got := collect(l.Epoch(e))
+					checkData(t, name(o.name, " ", tail, " epoch ", e), n, got)
+					if d := cmp.Diff(we, got, cmpEmpty); d != "" {
+						t.Fatalf("epoch %d differs from the reference (-want +got):\n%s", e, d)
+					}
+					if len(got) != l.Len(e) {
+						t.Fatalf("epoch %d: %d batches, Len says %d", e, len(got), l.Len(e))
+					}
+				}
+			})
 		}
 	}
 }
@@ -106,27 +78,26 @@ func TestLoaderResume(t *testing.T) {
 		tail := tails[trial%len(tails)]
 		par := parallelism[trial%len(parallelism)]
 		part := parts[trial%len(parts)]
+		o := orders[trial%len(orders)]
 		opts := append(parOpts(par.prefetch, par.workers), eachobs.Tail(tail))
-		if trial%3 != 0 {
-			opts = append(opts, eachobs.Shuffle(42))
-		}
+		opts = append(opts, o.options(42)...)
 		if part != nil {
 			opts = append(opts, eachobs.Partition(*part))
 		}
 		l := eachobs.NewLoader(tens(n), size, opts...)
-		start := eachobs.Position{Seed: l.Seed()}
-		whole, err := l.Resume(start)
+		whole, err := l.Resume(l.Start())
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := take(whole, 40)
-		what := name("n=", n, " size=", size, " ", tail, " part=", part, " seed=", l.Seed())
-		m := l.Plan().N()
-		if empty := m == 0 || (tail == index.Drop && m < size); empty != (len(want) == 0) || !empty && len(want) != 40 {
-			t.Fatalf("%s: the stream ended after %d batches", what, len(want))
+		what := name("n=", n, " size=", size, " ", tail, " part=", part, " order=", o.name)
+		ref := reference(n, size, tail, 42, o, part, 40) // 40 epochs: at least the 40 batches taken, but when steps span epochs
+		m := min(len(ref), len(want))
+		if d := cmp.Diff(ref[:m], want[:m], cmpEmpty); d != "" {
+			t.Fatalf("%s: the stream differs from the reference (-want +got):\n%s", what, d)
 		}
 		var got []rec
-		pos := start
+		pos := l.Start()
 		for len(got) < len(want) {
 			seq, err := l.Resume(pos)
 			if err != nil {
@@ -135,8 +106,7 @@ func TestLoaderResume(t *testing.T) {
 			k := min(1+rng.IntN(7), len(want)-len(got))
 			piece := take(seq, k)
 			got = append(got, piece...)
-			last := piece[len(piece)-1]
-			pos = eachobs.Batch[[]int]{Pos: last.Pos, Count: last.Count}.Next()
+			pos = piece[len(piece)-1].Next
 		}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Fatalf("%s: resumed stream differs (-whole +resumed):\n%s", what, d)
@@ -159,17 +129,10 @@ func TestLoaderResume(t *testing.T) {
 	}
 }
 
-// TestLoaderDataOrder checks that a loader without Shuffle visits every epoch in
-// data order with every tail, the roll-over stream included, that its seed is
-// 0, and that a partition takes its share of the identity order.
+// TestLoaderDataOrder checks that a strided partition of a loader in data
+// order takes every Parts-th index, as index.Part's strided positions are.
 func TestLoaderDataOrder(t *testing.T) {
 	const n, size = 23, 5
-	for _, tail := range tails {
-		t.Run(tail.String(), func(t *testing.T) {
-			l := eachobs.NewLoader(tens(n), size, eachobs.Tail(tail))
-			checkEpochs(t, l, 0, tail, size, 3, func(int) []int { return iota(n) })
-		})
-	}
 	part := index.Part{Index: 1, Parts: 3, Strided: true}
 	l := eachobs.NewLoader(tens(n), size, eachobs.Partition(part))
 	var got []int
@@ -203,23 +166,49 @@ func TestLoaderSameSeedSameSequence(t *testing.T) {
 	}
 }
 
-func TestLoaderFromErrors(t *testing.T) {
+// TestLoaderResumeErrors: a position that is not of the stream, or taken
+// under another order, seed, container size or tail, is refused with
+// ErrPosition and the option named.
+func TestLoaderResumeErrors(t *testing.T) {
 	l := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(5))
-	for _, pos := range []eachobs.Position{{Seed: 4}, {Seed: 0}, {Seed: 5, Epoch: -1}, {Seed: 5, Batch: 5}, {Seed: 5, Batch: -1}} {
-		if _, err := l.Resume(pos); !errors.Is(err, eachobs.ErrPosition) {
-			t.Errorf("Resume(%+v) error = %v, want ErrPosition", pos, err)
+	start := l.Start()
+	with := func(f func(p *eachobs.Position)) eachobs.Position {
+		p := start
+		f(&p)
+		return p
+	}
+	for _, tc := range []struct {
+		pos  eachobs.Position
+		want string
+	}{
+		{with(func(p *eachobs.Position) { p.Seed = 4 }), "Shuffle: the position's seed is 4"},
+		{with(func(p *eachobs.Position) { p.Order, p.Seed = "data", 0 }), "Shuffle: the position's order is \"data\""},
+		{with(func(p *eachobs.Position) { p.Order = "perm" }), "Shuffle: the position's order is \"perm\""},
+		{with(func(p *eachobs.Position) { p.Nobs = 11 }), "the container: the position is of 11 observations"},
+		{with(func(p *eachobs.Position) { p.Tail = index.Pad }), "Tail: the position's tail is pad"},
+		{with(func(p *eachobs.Position) { p.Epoch = -1 }), "epoch -1"},
+		{with(func(p *eachobs.Position) { p.Consumed = 11 }), "11 positions consumed"},
+		{with(func(p *eachobs.Position) { p.Consumed = -1 }), "-1 positions consumed"},
+		{with(func(p *eachobs.Position) { p.Batch = -1 }), "step -1"},
+		{eachobs.Position{Seed: 5}, "Shuffle: the position's order is \"\""},
+	} {
+		_, err := l.Resume(tc.pos)
+		if !errors.Is(err, eachobs.ErrPosition) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Resume(%+v) error = %v, want ErrPosition and %q", tc.pos, err, tc.want)
 		}
 	}
-	// A loader without Shuffle has seed 0.
-	if _, err := eachobs.NewLoader(tens(10), 3).Resume(eachobs.Position{Seed: 5}); !errors.Is(err, eachobs.ErrPosition) {
-		t.Errorf("Resume(seed 5) of an unshuffled loader: error = %v, want ErrPosition", err)
+	// An unshuffled loader refuses a position of Shuffle(0).
+	plain := eachobs.NewLoader(tens(10), 3)
+	zero := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(0))
+	if _, err := plain.Resume(zero.Start()); !errors.Is(err, eachobs.ErrPosition) || !strings.Contains(err.Error(), "no shuffle") {
+		t.Errorf("Resume of a Shuffle(0) position in an unshuffled loader: %v, want ErrPosition naming the shuffle", err)
 	}
 	// The end of an epoch is a valid position: it continues with the next epoch.
-	seq, err := l.Resume(eachobs.Position{Seed: 5, Epoch: 2, Batch: 4})
+	seq, err := l.Resume(with(func(p *eachobs.Position) { p.Epoch, p.Batch, p.Consumed = 2, 4, 10 }))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := take(seq, 1); r[0].Pos != (eachobs.Position{Seed: 5, Epoch: 3}) {
+	if r := take(seq, 1); r[0].Pos != with(func(p *eachobs.Position) { p.Epoch = 3 }) {
 		t.Errorf("Resume(end of epoch 2) starts at %+v, want epoch 3 batch 0", r[0].Pos)
 	}
 	// A loader with no batches in any epoch yields nothing rather than spinning.
@@ -227,8 +216,9 @@ func TestLoaderFromErrors(t *testing.T) {
 		eachobs.NewLoader(tens(4), 5, eachobs.Shuffle(5), eachobs.Tail(index.Drop)),
 		eachobs.NewLoader(tens(0), 5, eachobs.Shuffle(5)),
 		eachobs.NewLoader(tens(0), 5, eachobs.Shuffle(5), eachobs.Tail(index.RollOver)),
+		eachobs.NewLoader(tens(5), 2, eachobs.Partition(index.Part{Index: 3, Parts: 4})), // its slots lie past every epoch
 	} {
-		seq, err = empty.Resume(eachobs.Position{Seed: 5})
+		seq, err = empty.Resume(empty.Start())
 		if err != nil || len(take(seq, 3)) != 0 {
 			t.Errorf("Resume on a loader without batches: err %v, want nothing yielded", err)
 		}
@@ -237,18 +227,20 @@ func TestLoaderFromErrors(t *testing.T) {
 
 // TestLoaderHugeEpochs is the regression test of an overflow: Resume accepted any
 // epoch >= 0, and a position such as epoch math.MaxInt/10 of 10 observations
-// overflowed the plan's position arithmetic and later panicked with an index out
-// of range [-8]. Now every epoch outside [0, Plan().MaxEpoch()] is an error
+// overflowed the position arithmetic and later panicked with an index out of
+// range [-8]. Now every epoch outside [0, Steps().MaxEpoch()] is an error
 // wrapping ErrPosition (a panic with a *container.ArgError for Epoch and Len),
 // and every position Resume accepts, up to the last epoch, yields valid batches.
 func TestLoaderHugeEpochs(t *testing.T) {
 	l := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(5))
-	if _, err := l.Resume(eachobs.Position{Seed: 5, Epoch: math.MaxInt / 10}); !errors.Is(err, eachobs.ErrPosition) {
+	huge := l.Start()
+	huge.Epoch = math.MaxInt / 10
+	if _, err := l.Resume(huge); !errors.Is(err, eachobs.ErrPosition) {
 		t.Errorf("Resume(epoch MaxInt/10) error = %v, want ErrPosition", err)
 	}
 	for _, f := range []func(){
 		func() { l.Epoch(math.MaxInt / 10) },
-		func() { l.Epoch(l.Plan().MaxEpoch() + 1) },
+		func() { l.Epoch(l.Steps().MaxEpoch() + 1) },
 		func() { l.Epoch(-1) },
 		func() { l.Len(math.MaxInt) },
 	} {
@@ -276,8 +268,8 @@ func TestLoaderHugeEpochs(t *testing.T) {
 			opts = append(opts, eachobs.Partition(*tc.part))
 		}
 		l := eachobs.NewLoader(tens(tc.n), tc.size, opts...)
-		last := l.Plan().MaxEpoch()
-		if last <= 0 || last >= math.MaxInt/max(1, l.Plan().N()) {
+		last := l.Steps().MaxEpoch()
+		if last <= 0 || last >= math.MaxInt/max(1, tc.n) {
 			t.Fatalf("n=%d size=%d: MaxEpoch %d, want a positive epoch below MaxInt/n", tc.n, tc.size, last)
 		}
 		for probe := range 120 {
@@ -292,10 +284,19 @@ func TestLoaderHugeEpochs(t *testing.T) {
 			default:
 				e = math.MaxInt - rng.IntN(5)
 			}
-			pos := eachobs.Position{Seed: 5, Epoch: e, Batch: rng.IntN(6)}
+			pos := l.Start()
+			pos.Epoch = e
+			valid := e >= 0 && e <= last
+			if valid { // a step boundary of the epoch: after step k-1
+				if k := rng.IntN(l.Len(e) + 1); k > 0 {
+					pos.Epoch, pos.Consumed, pos.Batch = l.Steps().After(e, k-1)
+				} else {
+					pos.Epoch, pos.Consumed, pos.Batch = l.Steps().First(e)
+				}
+			}
+			valid = valid && pos.Epoch <= last // after the last step of the last epoch is past it
 			what := name("n=", tc.n, " size=", tc.size, " ", tc.tail, " part=", tc.part, " Resume(", pos, ")")
 			seq, err := l.Resume(pos)
-			valid := e >= 0 && e <= last && pos.Batch <= l.Len(e)
 			if !valid {
 				if !errors.Is(err, eachobs.ErrPosition) {
 					t.Fatalf("%s: error %v, want ErrPosition (MaxEpoch %d)", what, err, last)

@@ -15,6 +15,7 @@ type step[X any] struct {
 	idx     []int
 	real    int
 	pos     Position
+	next    Position
 	count   int
 	scratch []int // for the gather function's own use (mapped indices)
 
@@ -65,44 +66,11 @@ func (s *spares[V]) put(v V) {
 	}
 }
 
-// A pass is what one run of a loop hands the pipeline: while more(k) (checked in
-// order, before step k), next prepares step k's indices. Its pipeline functions
-// are built once, by init, and read the step number from the pass, so that a
-// pass kept from run to run (a Loader keeps them) allocates nothing per run and
-// nothing per step.
-type pass[X any] struct {
-	more func(k int) bool
-	next func(s *step[X], k int)
-
-	k       int
-	owned   bool
-	prepare func(s *step[X])
-	source  func(emit pipeline.Emit[step[X]]) error
-}
-
-func (p *pass[X]) init() {
-	p.prepare = func(s *step[X]) {
-		if p.owned { // fresh memory for every step
-			var zero X
-			s.data, s.idx = zero, nil
-		}
-		p.next(s, p.k)
-	}
-	p.source = func(emit pipeline.Emit[step[X]]) error {
-		for p.k = 0; p.more(p.k); p.k++ {
-			if !emit(p.prepare) {
-				return nil
-			}
-		}
-		return nil
-	}
-}
-
-// run runs the pass through the one pipeline: fill gathers each step (in the
-// pipeline's workers when there are any) and yield receives them in order. The
-// slots come from keep (when not nil) and go back to it, unless the loop hands
-// out owned batches.
-func (p *pass[X]) run(cfg *config, keep *spares[[]step[X]], fill func(s *step[X]), yield func(s *step[X]) bool) {
+// runPipeline runs one pass of a loop through the one pipeline: source emits the
+// steps in order, fill gathers each (in the pipeline's workers when there are
+// any) and yield receives them in order. The slots come from keep (when not nil)
+// and go back to it, unless the loop hands out owned batches.
+func runPipeline[X any](cfg *config, keep *spares[[]step[X]], source func(pipeline.Emit[step[X]]) error, fill func(s *step[X]), yield func(s *step[X]) bool) {
 	workers, depth := cfg.pipeline()
 	var slots []step[X]
 	if keep != nil {
@@ -114,15 +82,7 @@ func (p *pass[X]) run(cfg *config, keep *spares[[]step[X]], fill func(s *step[X]
 	if keep != nil && !cfg.owned {
 		defer keep.put(slots) // the slots in use, not the nil of a first run
 	}
-	p.owned = cfg.owned
-	pipeline.Run(pipeline.Config{Op: "eachobs", Workers: workers}, slots, p.source, fill, yield)
-}
-
-// loop runs a pass made for one run.
-func loop[X any](cfg *config, more func(k int) bool, keep *spares[[]step[X]], next func(s *step[X], k int), fill func(s *step[X]), yield func(s *step[X]) bool) {
-	p := &pass[X]{more: more, next: next}
-	p.init()
-	p.run(cfg, keep, fill, yield)
+	pipeline.Run(pipeline.Config{Op: "eachobs", Workers: workers}, slots, source, fill, yield)
 }
 
 // gatherer returns the fill function of a batch loop over c: one GetObsInto
@@ -151,14 +111,8 @@ func gatherer[T, B any](c container.Batched[T, B]) func(s *step[B]) {
 	return func(s *step[B]) { s.data = c.GetObsInto(s.data, s.idx) }
 }
 
-// upTo returns the more function of a loop of total steps (endless when total
-// < 0).
-func upTo(total int) func(k int) bool {
-	return func(k int) bool { return total < 0 || k < total }
-}
-
 // batch returns the Batch a step yields, its index list capped so that appending
 // to it cannot overwrite the loop's buffer.
 func (s *step[B]) batch() Batch[B] {
-	return Batch[B]{Data: s.data, Indices: s.idx[:len(s.idx):len(s.idx)], Real: s.real, Pos: s.pos, Count: s.count}
+	return Batch[B]{Data: s.data, Indices: s.idx[:len(s.idx):len(s.idx)], Real: s.real, Pos: s.pos, Count: s.count, next: s.next}
 }

@@ -14,13 +14,17 @@ type Option func(*config)
 
 type config struct {
 	seed     uint64
-	shuffle  bool
+	order    orderKind // dataKind without a shuffle option
+	shuffles int       // shuffle options given: at most one
 	tail     index.Tail
 	owned    bool
 	prefetch int
 	workers  int
-	part     *index.Part // nil: the whole container
-	set      uint8       // options given, to reject those that do not apply
+	// The part of every step the loop takes (Partition), checked when the
+	// option was made: part of parts, strided or contiguous within a step.
+	part, parts int
+	strided     bool
+	set         uint8 // options given, to reject those that do not apply
 }
 
 // Option bits, in the order of optionNames.
@@ -35,14 +39,18 @@ const (
 
 var optionNames = []string{"Shuffle", "Tail", "Owned", "Prefetch", "Workers", "Partition"}
 
+// shuffleOptions names the options that choose an order, for the panic of two.
+const shuffleOptions = "one of Shuffle, ShufflePerm and ShuffleBlocks"
+
 // newConfig applies opts and panics, naming op, when one of them is nil or not in
 // allowed.
 func newConfig(op string, opts []Option, allowed uint8) config {
-	cfg := config{workers: 1}
+	cfg := config{workers: 1, order: dataKind, parts: 1}
 	for _, o := range opts {
 		container.CheckArg(o != nil, "eachobs."+op, "option", "nil", "an Option")
 		o(&cfg)
 	}
+	container.CheckArg(cfg.shuffles <= 1, "eachobs."+op, "options", cfg.shuffles, shuffleOptions)
 	for b, name := range optionNames {
 		if cfg.set&^allowed&(1<<b) != 0 {
 			panic(&container.ArgError{Op: "eachobs." + op, Arg: "option", Value: name, Want: "an option of this loop"})
@@ -52,18 +60,51 @@ func newConfig(op string, opts []Option, allowed uint8) config {
 }
 
 // Shuffle makes a loop visit the observations in a fresh random order on every
-// epoch: epoch e is the permutation drawn by index.PermInto from
-// rand.New(rand.NewPCG(seed, e)) (PyTorch shuffle=True with a seeded generator).
-// Equal seeds give equal sequences, whatever the prefetch and worker settings;
-// without Shuffle a loop visits the data in order.
+// epoch: epoch e is the permutation index.NewCipher(n, seed, e), computed
+// position by position, so a loop holds O(1) memory for its order whatever the
+// container's size and resumes anywhere in an epoch at once (PyTorch
+// shuffle=True with a seeded generator, without the index array). Equal seeds
+// give equal sequences, whatever the prefetch and worker settings; without a
+// shuffle option a loop visits the data in order. [ShufflePerm] draws an array
+// permutation instead, [ShuffleBlocks] an order that reads data in blocks.
 func Shuffle(seed uint64) Option {
-	return func(c *config) { c.seed, c.shuffle = seed, true; c.set |= optShuffle }
+	return shuffle(seed, cipherKind)
+}
+
+// ShufflePerm is [Shuffle] with the permutation rand.New(rand.NewPCG(seed,
+// e)).Perm(n) for epoch e (drawn by index.PermInto), the order of earlier
+// versions of the kit and of code that shuffles with rand.Perm. A run holds the
+// permutation: 8n bytes, drawn again in O(n) when a loop starts or resumes.
+func ShufflePerm(seed uint64) Option {
+	return shuffle(seed, permKind)
+}
+
+// ShuffleBlocks is [Shuffle] for data read from disk: epoch e is the two-level
+// order index.NewBlocks(n, block, window, seed, e), whose blocks of block
+// consecutive observations come in a random order, the observations of each
+// window of window blocks shuffled among themselves. A loop over a memory-mapped
+// file larger than memory then reads a window of blocks at a time instead of
+// pages at random. It panics with a [*container.ArgError] if block or window is
+// below 1.
+func ShuffleBlocks(seed uint64, block, window int) Option {
+	container.CheckArg(block >= 1, "eachobs.ShuffleBlocks", "block", block, ">= 1")
+	container.CheckArg(window >= 1, "eachobs.ShuffleBlocks", "window", window, ">= 1")
+	return shuffle(seed, blocksKind(block, window))
+}
+
+func shuffle(seed uint64, kind orderKind) Option {
+	return func(c *config) {
+		c.seed, c.order = seed, kind
+		c.shuffles++
+		c.set |= optShuffle
+	}
 }
 
 // Tail sets what happens to the last, partial batch of an epoch: index.Keep (the
 // default), Drop, Pad (full size, repeating the epoch's first observations, with
-// Batch.Real counting the real ones) or RollOver (into the next epoch). The rules
-// are [index.Plan]'s. Tail panics with a [*container.ArgError] if t is not a tail.
+// Batch.Real counting the real ones) or RollOver (into the next epoch). With
+// [Partition] it is the last step's: the rules are [index.Steps]'. Tail panics
+// with a [*container.ArgError] if t is not a tail.
 func Tail(t index.Tail) Option {
 	container.CheckArg(t <= index.RollOver, "eachobs.Tail", "tail", t, "Keep, Drop, Pad or RollOver")
 	return func(c *config) { c.tail = t; c.set |= optTail }
@@ -97,31 +138,31 @@ func Workers(w int) Option {
 	return func(c *config) { c.workers = w; c.set |= optWorkers }
 }
 
-// Partition makes the loop visit only part p.Index of p.Parts of every epoch, for
-// one of p.Parts workers of distributed training (PyTorch's DistributedSampler,
-// MXNet's part_index/num_parts). The rule is [index.Part]'s: contiguous or strided,
-// and the n mod Parts leftover observations kept (parts differ by one), padded by
-// repeating from the start, or dropped (equal parts). The part is taken of each
-// epoch's permutation, so workers that use the same seed see disjoint shares of
-// one global permutation per epoch, which together hold every observation (once,
-// with the Keep and Drop tails but for the dropped tail). Batches are then cut
-// from the part with the loop's [Tail].
+// Partition makes the loop take part p.Index of p.Parts of every step, for one
+// of p.Parts processes of synchronous data-parallel training (PyTorch's
+// DistributedSampler, MXNet's part_index/num_parts): each step of the loop
+// takes the next p.Parts*size observations of the epoch's order, and the part
+// takes size of them, consecutive (the default) or every p.Parts-th (Strided,
+// as DistributedSampler deals them). Processes that use the same seed see
+// disjoint shares of one global order per epoch, and after any number of steps
+// they have together consumed a prefix of it, which is what lets a job resume
+// with another number of parts ([Position]). The last step of an epoch follows
+// the loop's [Tail] (Pad gives every part a full batch, its padding not Real;
+// Drop leaves the step out; Keep may give a part a short batch or none). The
+// rules are [index.Steps]'.
 //
-// Partition panics with a [*container.ArgError] holding the error of p.Validate
-// when p names no part.
+// p.Tail must be index.Keep (its zero value): the loop's Tail decides the last
+// step. Partition panics with a [*container.ArgError] holding the error of
+// p.Validate when p names no part, or when p.Tail is not Keep.
 func Partition(p index.Part) Option {
 	if err := p.Validate(); err != nil {
 		panic(&container.ArgError{Op: "eachobs.Partition", Arg: "part", Value: p, Want: "a valid part (" + err.Error() + ")"})
 	}
-	return func(c *config) { c.part = &p; c.set |= optPartition }
-}
-
-// partLen returns the number of observations a loop visits per epoch of n.
-func (c *config) partLen(n int) int {
-	if c.part == nil {
-		return n
+	container.CheckArg(p.Tail == index.Keep, "eachobs.Partition", "part's tail", p.Tail, "keep: the loop's Tail decides the last step of an epoch")
+	return func(c *config) {
+		c.part, c.parts, c.strided = p.Index, p.Parts, p.Strided
+		c.set |= optPartition
 	}
-	return c.part.Len(n)
 }
 
 // pipeline returns the number of pipeline workers and slots of the loop: a serial
@@ -136,17 +177,4 @@ func (c *config) pipeline() (workers, slots int) {
 		return 1, c.prefetch + 1
 	}
 	return c.workers, max(c.prefetch, c.workers) + 1
-}
-
-// visit returns the container index that position pos of a pass visits: the
-// pass takes part of an epoch of n observations (all of it when part is nil) in
-// order (data order when order is nil).
-func visit(part *index.Part, order []int, n, pos int) int {
-	if part != nil {
-		pos = part.Pos(n, pos)
-	}
-	if order != nil {
-		return order[pos]
-	}
-	return pos
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/pipeline"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )
@@ -91,16 +92,31 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 		pass++
 		mu.Unlock()
 		n := c.Nobs()
-		loop(&cfg, upTo(count), &keep, func(s *step[B], k int) {
+		k := 0
+		prepare := func(s *step[B]) {
+			if cfg.owned {
+				var zero B
+				s.data, s.idx = zero, nil
+			}
 			s.idx = container.Resize(s.idx, size)
 			for j := range s.idx {
 				s.idx[j] = draw.IntN(n)
 			}
 			s.real = size
 			s.pos = Position{Epoch: epoch, Batch: k}
+			s.next = Position{Epoch: epoch, Batch: k + 1}
 			s.seed, s.epoch = seed, epoch
 			s.count = count
-		}, gather, func(s *step[B]) bool { return yield(s.batch()) })
+		}
+		source := func(emit pipeline.Emit[step[B]]) error {
+			for ; count == Forever || k < count; k++ {
+				if !emit(prepare) {
+					return nil
+				}
+			}
+			return nil
+		}
+		runPipeline(&cfg, &keep, source, gather, func(s *step[B]) bool { return yield(s.batch()) })
 	}, nil
 }
 

@@ -50,7 +50,7 @@ func TestRandomnessPerObservation(t *testing.T) {
 		t.Fatal(err)
 	}
 	firsts := func(b eachobs.Batch[tuples.Pair[[]int, []int]]) rec {
-		return rec{slices.Clone(b.Data.X), slices.Clone(b.Indices), b.Real, b.Pos, b.Count}
+		return rec{slices.Clone(b.Data.X), slices.Clone(b.Indices), b.Real, b.Pos, b.Count, b.Next()}
 	}
 	cases := map[string]func(opts ...eachobs.Option) []rec{
 		"random map": func(opts ...eachobs.Option) []rec {
@@ -61,7 +61,7 @@ func TestRandomnessPerObservation(t *testing.T) {
 		},
 		"tuple with a random member": func(opts ...eachobs.Option) []rec {
 			l := eachobs.NewLoader(pair, size, opts...)
-			seq, err := l.Resume(eachobs.Position{Seed: seed})
+			seq, err := l.Resume(l.Start())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestRandomnessPerObservation(t *testing.T) {
 // collectFrom runs a loader from the start through epochs epochs.
 func collectFrom(t *testing.T, l *eachobs.Loader[[]int], epochs int) []rec {
 	t.Helper()
-	seq, err := l.Resume(eachobs.Position{Seed: l.Seed()})
+	seq, err := l.Resume(l.Start())
 	if err != nil {
 		t.Fatal(err)
 	}

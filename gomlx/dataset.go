@@ -25,12 +25,13 @@ import (
 var ErrShape = errors.New("batch shape changes")
 
 // A Loop is a batch loop that a [Dataset] reads: an *eachobs.Loader or a
-// *provider.Provider. Both start anywhere (Resume), say their seed and their
-// batch plan.
+// *provider.Provider. Both start anywhere (Resume), say their seed, their
+// start and their schedule of steps.
 type Loop[B any] interface {
 	Resume(pos eachobs.Position) (iter.Seq[eachobs.Batch[B]], error)
 	Seed() uint64
-	Plan() index.Plan
+	Start() eachobs.Position
+	Steps() index.Steps
 }
 
 var (
@@ -99,14 +100,14 @@ func New[B any](name string, loop Loop[B], fill func(w *Writer, b B), opts ...Op
 	container.CheckArg(loop != nil, "gomlx.New", "loop", loop, "non-nil")
 	container.CheckArg(fill != nil, "gomlx.New", "fill", "nil", "a function")
 	cfg := newConfig(opts)
-	plan := loop.Plan()
-	if plan.Tail() == index.Keep && plan.N()%plan.Size() != 0 && plan.N() > 0 {
-		return nil, fmt.Errorf("gomlx.New: %s: %d observations in batches of %d leave a last batch of %d with the Keep tail: %w (build the loop with eachobs.Tail(index.Drop), or index.Pad and gomlx.Mask)",
-			name, plan.N(), plan.Size(), plan.N()%plan.Size(), ErrShape)
+	steps := loop.Steps()
+	if step := steps.Size() * steps.Parts(); steps.Tail() == index.Keep && steps.N()%step != 0 && steps.N() > 0 {
+		return nil, fmt.Errorf("gomlx.New: %s: %d observations in steps of %d leave a last step of %d with the Keep tail: %w (build the loop with eachobs.Tail(index.Drop), or index.Pad and gomlx.Mask)",
+			name, steps.N(), step, steps.N()%step, ErrShape)
 	}
 	d := &Dataset[B]{name: name, loop: loop, fill: fill, cfg: cfg}
 	d.w.owned, d.w.mask, d.w.parts = cfg.owned, cfg.mask, 1
-	if err := d.Resume(eachobs.Position{Seed: loop.Seed()}); err != nil {
+	if err := d.Resume(loop.Start()); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -258,7 +259,8 @@ func (d *Dataset[B]) Reset() {
 	if d.fresh && !d.atEnd && d.err == nil {
 		return
 	}
-	next := eachobs.Position{Seed: d.loop.Seed(), Epoch: d.epoch + 1}
+	next := d.loop.Start() // the first batch of the next epoch
+	next.Epoch, next.Consumed, next.Batch = d.loop.Steps().First(d.epoch + 1)
 	if d.cfg.endless && d.pos.Batch == 0 {
 		next = d.pos // at an epoch's start already
 	}

@@ -112,12 +112,15 @@ func TestTrainLearns(t *testing.T) {
 
 	// An Endless dataset serves train.Loop.RunSteps across epochs (the graph
 	// of the same shape is reused), and its position counts the steps.
-	endless, err := gomlx.Labeled("train", eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop)), gomlx.Endless())
+	trainLoader := eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop))
+	endless, err := gomlx.Labeled("train", trainLoader, gomlx.Endless())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer endless.Close()
-	if err := endless.Resume(eachobs.Position{Seed: 5, Epoch: 3, Batch: 9}); err != nil {
+	at := trainLoader.Start() // epoch 3 batch 9
+	at.Epoch, at.Consumed, at.Batch = trainLoader.Steps().After(3, 8)
+	if err := endless.Resume(at); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := loop.RunSteps(endless, 4); err != nil { // 11 batches an epoch

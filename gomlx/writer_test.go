@@ -257,7 +257,7 @@ func TestMaskAndPadding(t *testing.T) {
 func TestDistributed(t *testing.T) {
 	data := digits(t)
 	l := eachobs.NewLoader(data, 100, eachobs.Shuffle(2), eachobs.Tail(index.Drop))
-	want := loopSteps(t, l, eachobs.Position{Seed: 2}, 1, readLabeled)
+	want := loopSteps(t, l, l.Start(), 1, readLabeled)
 	ds, err := gomlx.Labeled("digits", l, gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)

@@ -197,7 +197,9 @@ func TestDecodeWorkers(t *testing.T) {
 		}
 	}
 	l := eachobs.NewLoader(data, 5, eachobs.Shuffle(11))
-	resumed, err := l.Resume(eachobs.Position{Seed: 11, Epoch: 2, Batch: 3})
+	at := l.Start() // epoch 2, batch 3
+	at.Epoch, at.Consumed, at.Batch = l.Steps().After(2, 2)
+	resumed, err := l.Resume(at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +457,8 @@ func TestDecodeAllocs(t *testing.T) {
 			t.Errorf("%s: GetObsRandInto with a reused batch: %v allocations, want 0", name, n)
 		}
 		// An endless loop with two workers, past the first epochs.
-		seq, err := eachobs.NewLoader(data, 3, eachobs.Shuffle(1), eachobs.Workers(2)).Resume(eachobs.Position{Seed: 1})
+		endless := eachobs.NewLoader(data, 3, eachobs.Shuffle(1), eachobs.Workers(2))
+		seq, err := endless.Resume(endless.Start())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -106,10 +106,10 @@ func ExampleDecode() {
 	parallel := epoch(eachobs.Workers(2))
 	fmt.Println("the same with 2 workers:", slices.EqualFunc(serial, parallel, slices.Equal))
 	// Output:
-	// [2 3 32 32] [2 1]
 	// [2 3 32 32] [0 2]
-	// [2 3 32 32] [2 1]
+	// [2 3 32 32] [1 2]
 	// [2 3 32 32] [0 2]
+	// [2 3 32 32] [1 2]
 	// the same with 2 workers: true
 }
 
@@ -181,8 +181,8 @@ func ExampleNewRecordIter() {
 	}
 	// Output:
 	// [{data [3 3 32 32]}] [{softmax_label [3]}]
-	// labels [2 2 1] padding 0
-	// labels [0 2 2] padding 2
+	// labels [2 0 2] padding 0
+	// labels [1 2 0] padding 2
 }
 
 // NewImages decodes a container of encoded images without labels: here the

@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -367,5 +368,25 @@ func TestPlanAllocs(t *testing.T) {
 		}
 	}); a != 0 {
 		t.Errorf("Len, Span and Indices with capacity: %v allocs, want 0", a)
+	}
+}
+
+func TestTailText(t *testing.T) {
+	for _, tail := range allTails {
+		b, err := tail.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back index.Tail
+		if err := back.UnmarshalText(b); err != nil || back != tail {
+			t.Errorf("%v: text %q reads back as %v, %v", tail, b, back, err)
+		}
+	}
+	var bad index.Tail
+	if err := bad.UnmarshalText([]byte("Pad")); !errors.Is(err, index.ErrTail) {
+		t.Errorf("UnmarshalText(Pad) = %v, want ErrTail", err)
+	}
+	if _, err := index.Tail(9).MarshalText(); !errors.Is(err, index.ErrTail) {
+		t.Errorf("Tail(9).MarshalText() = %v, want ErrTail", err)
 	}
 }

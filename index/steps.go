@@ -170,6 +170,16 @@ func (s Steps) Len(e int) int {
 	return ceilDiv(left, g)
 }
 
+// First returns the position of the first step of epoch e, for [Steps.Resume]:
+// a schedule resumed there runs epoch e as this one does. It panics with a
+// [*container.ArgError] when e is outside [0, MaxEpoch] or before the start.
+func (s Steps) First(e int) (epoch, consumed, step int) {
+	s.checkEpoch("index.Steps.First", e)
+	container.CheckArg(e >= s.epoch0, "index.Steps.First", "epoch", e, fmt.Sprintf(">= %d, the epoch of the start", s.epoch0))
+	_, at := s.first(e)
+	return e, at - e*s.n, s.Step(e, 0)
+}
+
 // Step returns the number of step k of epoch e within the epoch: k, plus the
 // steps taken before the start when e is the epoch of the start.
 func (s Steps) Step(e, k int) int {

@@ -1,6 +1,10 @@
 package index
 
-import "strconv"
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
 
 // A Tail says what a batching or a partition does with the positions left over
 // when its size does not divide their number. The zero Tail is [Keep].
@@ -34,3 +38,27 @@ func (t Tail) String() string {
 
 // valid reports whether t is one of the four tails.
 func (t Tail) valid() bool { return t <= RollOver }
+
+// MarshalText returns the tail's name, so that a tail saved in JSON (a
+// checkpoint's position) reads "keep", "drop", "pad" or "roll-over".
+func (t Tail) MarshalText() ([]byte, error) {
+	if !t.valid() {
+		return nil, fmt.Errorf("index.Tail.MarshalText: %v is not a tail: %w", t, ErrTail)
+	}
+	return []byte(t.String()), nil
+}
+
+// UnmarshalText sets the tail named by text, one of the names [Tail.String]
+// gives. It returns an error wrapping [ErrTail] for another name.
+func (t *Tail) UnmarshalText(text []byte) error {
+	for i, name := range tailNames {
+		if string(text) == name {
+			*t = Tail(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("index.Tail.UnmarshalText: %q is not a tail (keep, drop, pad or roll-over): %w", text, ErrTail)
+}
+
+// ErrTail is wrapped by the errors of a tail's text that names no tail.
+var ErrTail = errors.New("not a tail")

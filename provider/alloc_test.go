@@ -23,13 +23,13 @@ func TestZeroAllocsPerBatch(t *testing.T) {
 		{"keep", provider.Loop(eachobs.Tail(index.Keep))},
 		{"pad", provider.Loop(eachobs.Tail(index.Pad))},
 		{"pad-with", provider.PadSource("a", -1)},
-		{"partition", provider.Loop(eachobs.Partition(index.Part{Index: 1, Parts: 2, Strided: true, Tail: index.Pad}))},
+		{"partition", provider.Loop(eachobs.Partition(index.Part{Index: 1, Parts: 2, Strided: true}), eachobs.Tail(index.Pad))},
 	}
 	for _, l := range loops {
 		for _, pol := range policies {
 			t.Run(l.name+"/"+pol.name+"/shuffled", func(t *testing.T) {
 				p := must(provider.New(data, label, 4, append(l.opts, pol.opt, provider.Loop(eachobs.Shuffle(1)))...))
-				next, stop := iter.Pull(must(p.Resume(eachobs.Position{Seed: 1})))
+				next, stop := iter.Pull(must(p.Resume(p.Start())))
 				defer stop()
 				for range 20 { // the first batches allocate the buffers; cross an epoch
 					next()
@@ -59,7 +59,7 @@ func TestZeroAllocsPerBatch(t *testing.T) {
 func TestSplitIntoNoAllocs(t *testing.T) {
 	data, label := sources(t, 23)
 	p := must(provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(1)), provider.PadWith(0)))
-	next, stop := iter.Pull(must(p.Resume(eachobs.Position{Seed: 1})))
+	next, stop := iter.Pull(must(p.Resume(p.Start())))
 	defer stop()
 	var devices []provider.Batch[float32, uint8]
 	step := func() {

@@ -115,10 +115,10 @@ func ExampleLoop() {
 		}
 	}
 	// Output:
-	// {7 0 0} [0 8 6 4]
-	// {7 0 1} [3 5 7 1]
-	// {7 1 0} [5 0 3 4]
-	// {7 1 1} [9 2 1 8]
+	// epoch 0 batch 0 (0 of 10 consumed; cipher seed 7; drop) [3 5 8 9]
+	// epoch 0 batch 1 (4 of 10 consumed; cipher seed 7; drop) [2 6 7 4]
+	// epoch 1 batch 0 (0 of 10 consumed; cipher seed 7; drop) [3 7 6 5]
+	// epoch 1 batch 1 (4 of 10 consumed; cipher seed 7; drop) [0 8 1 9]
 }
 
 // Without padding values, a padded last batch repeats the epoch's first
@@ -250,10 +250,10 @@ func ExampleProvider_Resume() {
 		}
 	}
 	// Output:
-	// {3 0 0} [9 7 1 6]
-	// {3 0 1} [5 3 4 0]
-	// {3 0 2} [8 2 0 0]
-	// {3 1 0} [9 8 4 3]
+	// epoch 0 batch 0 (0 of 10 consumed; cipher seed 3; pad) [2 8 5 4]
+	// epoch 0 batch 1 (4 of 10 consumed; cipher seed 3; pad) [1 7 0 9]
+	// epoch 0 batch 2 (8 of 10 consumed; cipher seed 3; pad) [6 3 0 0]
+	// epoch 1 batch 0 (0 of 10 consumed; cipher seed 3; pad) [7 4 6 8]
 }
 
 // Two workers of distributed training share one seed and see disjoint halves of
@@ -271,8 +271,8 @@ func ExampleLoop_partition() {
 		}
 	}
 	// Output:
-	// part 0 [6 3 1 9 7]
-	// part 1 [4 8 2 0 5]
+	// part 0 [7 6 4 1 0]
+	// part 1 [3 9 2 5 8]
 }
 
 // A training loop for two devices that reuses its slices from batch to batch:
@@ -294,7 +294,7 @@ func ExampleSplitInto() {
 		fmt.Println(devices[0].Data.Y[0], devices[0].Real, devices[1].Data.Y[0], devices[1].Real)
 	}
 	// Output:
-	// [3 1] 2 [5 2] 2
-	// [6 8] 2 [7 0] 2
-	// [9 4] 2 [0 0] 0
+	// [8 0] 2 [2 7] 2
+	// [3 4] 2 [9 6] 2
+	// [5 1] 2 [0 0] 0
 }

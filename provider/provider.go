@@ -131,7 +131,7 @@ func build[CD arraycontainer.Batched[D], CL arraycontainer.Batched[L], D, L arra
 	}
 	p.loader = eachobs.NewLoader(zipped, size, cfg.loop...)
 	if cfg.padding {
-		switch t := p.loader.Plan().Tail(); t {
+		switch t := p.loader.Steps().Tail(); t {
 		case index.Keep: // the default: constant padding is the pad tail
 			p.loader = eachobs.NewLoader(zipped, size, append(slices.Clip(cfg.loop), eachobs.Tail(index.Pad))...)
 		case index.Pad:
@@ -203,10 +203,10 @@ func (p *Provider[D, L]) BatchSize() int { return p.size }
 // [Provider.Resume] accepts only positions with it.
 func (p *Provider[D, L]) Seed() uint64 { return p.loader.Seed() }
 
-// Plan returns the batch plan of the provider's loop: the observations of one
-// epoch (of the loop's part, with eachobs.Partition), the batch size and the
-// tail (index.Pad under [PadWith]). See eachobs.Loader.Plan.
-func (p *Provider[D, L]) Plan() index.Plan { return p.loader.Plan() }
+// Steps returns the schedule of the provider's loop from the start of epoch 0:
+// the observations of an epoch, the batch size, the parts (eachobs.Partition)
+// and the tail (index.Pad under [PadWith]). See eachobs.Loader.Steps.
+func (p *Provider[D, L]) Steps() index.Steps { return p.loader.Steps() }
 
 // ProvideData returns the name and batch shape of every data source, in the
 // order of a batch's Data.X, newly allocated: MXNet's provide_data.
@@ -256,7 +256,8 @@ func (p *Provider[D, L]) find(op, name string, sources []Desc) int {
 
 // Epoch returns a loop over the batches of epoch e, MXNet's eachbatch after
 // reset!: range Epoch(0), Epoch(1), ... for successive epochs, each in
-// eachobs.Shuffle's order of that epoch (in data order without Shuffle). Batches carry Pos = (seed, e, k). The
+// eachobs.Shuffle's order of that epoch (in data order without Shuffle). Batches
+// carry their position. The
 // yielded batches live in buffers the loop reuses: they are valid until the loop
 // body returns. The loop may be ranged several times and from several goroutines
 // at once. Epoch panics with a [*container.ArgError] if e is outside the
@@ -265,11 +266,16 @@ func (p *Provider[D, L]) Epoch(e int) iter.Seq[Batch[D, L]] {
 	return p.batches(p.loader.Epoch(e))
 }
 
+// Start returns the position of the first batch of epoch 0: Resume(Start())
+// runs every epoch.
+func (p *Provider[D, L]) Start() eachobs.Position { return p.loader.Start() }
+
 // Resume returns a loop that starts at pos (saved from a batch's Next() in a
 // checkpoint) and runs through every later epoch, resuming exactly after the last
-// batch consumed: see eachobs.Loader.Resume. It returns an error wrapping
-// eachobs.ErrPosition for a position of another seed (an unshuffled provider's
-// seed is 0), an epoch out of range or a batch past the end of its epoch.
+// batch consumed, also with another batch size or number of parts: see
+// eachobs.Loader.Resume. It returns an error wrapping eachobs.ErrPosition for a
+// position the provider cannot resume (another seed, order, number of
+// observations or tail, or not a position of the stream).
 func (p *Provider[D, L]) Resume(pos eachobs.Position) (iter.Seq[Batch[D, L]], error) {
 	seq, err := p.loader.Resume(pos)
 	if err != nil {
