@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/gather"
@@ -267,6 +268,14 @@ func (a *Array[E]) Len() int {
 		n *= s
 	}
 	return n
+}
+
+// Bytes returns the size of the array's elements in bytes: Len times the size
+// of an element. A loop measured with eachobs.Measure counts the bytes it
+// gathers with it.
+func (a *Array[E]) Bytes() int {
+	var zero E
+	return a.Len() * int(unsafe.Sizeof(zero))
 }
 
 // ObsShape returns a newly allocated copy of the shape of one observation: the

@@ -61,7 +61,7 @@ func Batches[T, B any](c container.Batched[T, B], size int, opts ...Option) iter
 // several goroutines at once. Obs panics with a [*container.ArgError] if an
 // option does not apply.
 func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
-	cfg := newConfig("Obs", opts, optShuffle|optPrefetch|optWorkers|optPartition)
+	cfg := newConfig("Obs", opts, optShuffle|optPrefetch|optWorkers|optPartition|optMeasure)
 	get := func(s *step[T]) { s.data = c.GetObs(s.idx[0]) }
 	if rc, ok := c.(interface {
 		GetObsRand(int, container.ObsRand) T
@@ -89,6 +89,6 @@ func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 			panic(&container.ArgError{Op: "eachobs.Obs", Arg: "pass", Value: e, Want: err.Error()})
 		}
 		r.start(s, e)
-		runPipeline(&cfg, nil, r.source, get, func(s *step[T]) bool { return yield(s.idx[0], s.data) })
+		runMeasured(&cfg, nil, r.source, get, func(s *step[T]) bool { return yield(s.idx[0], s.data) })
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/index"
+	"github.com/obskit/obskit/internal/pipeline"
 )
 
 // ErrPosition is wrapped by the error [Loader.Resume] returns for a position it
@@ -66,7 +68,7 @@ func NewLoader[T, B any](c container.Batched[T, B], size int, opts ...Option) *L
 // newLoader is NewLoader for op, the function the caller called, which its
 // panics name.
 func newLoader[T, B any](op string, c container.Batched[T, B], size int, opts []Option) *Loader[B] {
-	cfg := newConfig(op, opts, optShuffle|optTail|optOwned|optPrefetch|optWorkers|optPartition)
+	cfg := newConfig(op, opts, optShuffle|optTail|optOwned|optPrefetch|optWorkers|optPartition|optMeasure)
 	container.CheckArg(size >= 1, "eachobs."+op, "batch size", size, ">= 1")
 	n := c.Nobs()
 	return &Loader[B]{
@@ -129,39 +131,126 @@ func (l *Loader[B]) epochStart(e int) index.Steps {
 // epoch, a negative batch). A loader whose epochs hold no batch at all (no
 // observations, or Drop with a step larger than an epoch) yields nothing.
 func (l *Loader[B]) Resume(pos Position) (iter.Seq[Batch[B]], error) {
-	const op = "eachobs.Loader.Resume"
-	base := l.Start()
-	switch {
-	case pos.Order != base.Order:
-		return nil, fmt.Errorf("%s: %s: the position's order is %q (%s), the loader's %q: %w", op, l.cfg.order.option, pos.Order, optionOf(pos.Order), base.Order, ErrPosition)
-	case pos.Seed != base.Seed:
-		return nil, fmt.Errorf("%s: %s: the position's seed is %d, the loader's %d: %w", op, l.cfg.order.option, pos.Seed, base.Seed, ErrPosition)
-	case pos.Nobs != base.Nobs:
-		return nil, fmt.Errorf("%s: the container: the position is of %d observations, the loader's container holds %d: %w", op, pos.Nobs, base.Nobs, ErrPosition)
-	case pos.Tail != base.Tail:
-		return nil, fmt.Errorf("%s: Tail: the position's tail is %v, the loader's %v: %w", op, pos.Tail, base.Tail, ErrPosition)
-	}
-	s, err := l.steps.Resume(pos.Epoch, pos.Consumed, pos.Batch)
+	s, err := l.schedule("eachobs.Loader.Resume", pos)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", op, err, ErrPosition)
+		return nil, err
 	}
 	return func(yield func(Batch[B]) bool) {
 		l.run(s, s.MaxEpoch(), yield)
 	}, nil
 }
 
-// run runs the steps of sched from its start through epoch last into yield.
-func (l *Loader[B]) run(sched index.Steps, last int, yield func(Batch[B]) bool) {
+// schedule returns the loader's schedule started at pos, or the error of
+// Resume, for op.
+func (l *Loader[B]) schedule(op string, pos Position) (index.Steps, error) {
+	base := l.Start()
+	switch {
+	case pos.Order != base.Order:
+		return l.steps, fmt.Errorf("%s: %s: the position's order is %q (%s), the loader's %q: %w", op, l.cfg.order.option, pos.Order, optionOf(pos.Order), base.Order, ErrPosition)
+	case pos.Seed != base.Seed:
+		return l.steps, fmt.Errorf("%s: %s: the position's seed is %d, the loader's %d: %w", op, l.cfg.order.option, pos.Seed, base.Seed, ErrPosition)
+	case pos.Nobs != base.Nobs:
+		return l.steps, fmt.Errorf("%s: the container: the position is of %d observations, the loader's container holds %d: %w", op, pos.Nobs, base.Nobs, ErrPosition)
+	case pos.Tail != base.Tail:
+		return l.steps, fmt.Errorf("%s: Tail: the position's tail is %v, the loader's %v: %w", op, pos.Tail, base.Tail, ErrPosition)
+	}
+	s, err := l.steps.Resume(pos.Epoch, pos.Consumed, pos.Batch)
+	if err != nil {
+		return l.steps, fmt.Errorf("%s: %w: %w", op, err, ErrPosition)
+	}
+	return s, nil
+}
+
+// Warm is [Loader.Resume] that starts gathering now, before the loop is
+// ranged: the pipeline's goroutines prepare the first batches from pos (as many
+// as Prefetch and Workers hold in flight, and one even for a loop built without
+// them) while the caller does something else, such as building or loading a
+// model, so that the first batch is ready when the range begins. The loop is
+// single-use: range it once. stop ends the goroutines of a loop that will not
+// be ranged (or not to its end) and is a no-op once a range has begun; call it
+// in any case, with defer:
+//
+//	seq, stop, err := loader.Warm(pos)
+//	if err != nil { ... }
+//	defer stop()
+//	model := build() // the first batches are gathered meanwhile
+//	for b := range seq { ... }
+//
+// Warm returns the errors of Resume. A second range of seq yields nothing.
+func (l *Loader[B]) Warm(pos Position) (seq iter.Seq[Batch[B]], stop func(), err error) {
+	s, err := l.schedule("eachobs.Loader.Warm", pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := l.cfg
+	if cfg.workers == 1 && cfg.prefetch == 0 { // a serial loop gathers ahead in one goroutine
+		cfg.prefetch = 1
+	}
+	workers, depth := cfg.pipeline()
+	r := l.getRun()
+	r.start(s, s.MaxEpoch())
+	slots, _ := l.keep.get(func(s []step[B]) bool { return len(s) == depth })
+	if slots == nil {
+		slots = make([]step[B], depth)
+	}
+	fill, yield, begin, done := l.gather, r.yield, func() {}, func() {}
+	if cfg.stats != nil {
+		fill, yield, begin, done = measured(cfg.stats, fill, yield)
+	}
+	started := pipeline.Start(pipeline.Config{Op: "eachobs", Workers: workers}, slots, r.source, fill)
+	var mu sync.Mutex
+	state := 0 // 0: started, 1: ranged, 2: stopped
+	release := func() {
+		if !cfg.owned {
+			l.keep.put(slots)
+		}
+		l.runs.put(r)
+	}
+	seq = func(user func(Batch[B]) bool) {
+		mu.Lock()
+		if state != 0 {
+			mu.Unlock()
+			return
+		}
+		state = 1
+		mu.Unlock()
+		defer release()
+		defer done()
+		r.user = user
+		defer func() { r.user = nil }()
+		begin()
+		started.Consume(yield)
+	}
+	stop = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if state == 0 {
+			state = 2
+			started.Stop()
+			release()
+		}
+	}
+	return seq, stop, nil
+}
+
+// getRun returns a finished run of the loader, or a new one.
+func (l *Loader[B]) getRun() *loaderRun[B] {
 	r, ok := l.runs.get(nil)
 	if !ok {
 		r = &loaderRun[B]{run: newRun[B](&l.cfg, l.n, l.steps.Size())}
 		r.yield = func(s *step[B]) bool { return r.user(s.batch()) }
 	}
+	return r
+}
+
+// run runs the steps of sched from its start through epoch last into yield.
+func (l *Loader[B]) run(sched index.Steps, last int, yield func(Batch[B]) bool) {
+	r := l.getRun()
 	defer l.runs.put(r)
 	r.start(sched, last)
 	r.user = yield
 	defer func() { r.user = nil }() // the run keeps no caller's function
-	runPipeline(&l.cfg, &l.keep, r.source, l.gather, r.yield)
+	runMeasured(&l.cfg, &l.keep, r.source, l.gather, r.yield)
 }
 
 // optionOf returns the option that chose the order of a position.

@@ -3,6 +3,7 @@ package eachobs
 import (
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/pipeline"
@@ -17,7 +18,8 @@ type step[X any] struct {
 	pos     Position
 	next    Position
 	count   int
-	scratch []int // for the gather function's own use (mapped indices)
+	scratch []int         // for the gather function's own use (mapped indices)
+	busy    time.Duration // the time of the gather (Measure)
 
 	// The pass whose randomness a random container draws with (the loop's seed
 	// and epoch), and the slot's own generator, made on first use and reseeded

@@ -24,7 +24,8 @@ type config struct {
 	// option was made: part of parts, strided or contiguous within a step.
 	part, parts int
 	strided     bool
-	set         uint8 // options given, to reject those that do not apply
+	stats       *Stats // Measure
+	set         uint8  // options given, to reject those that do not apply
 }
 
 // Option bits, in the order of optionNames.
@@ -35,9 +36,10 @@ const (
 	optPrefetch
 	optWorkers
 	optPartition
+	optMeasure
 )
 
-var optionNames = []string{"Shuffle", "Tail", "Owned", "Prefetch", "Workers", "Partition"}
+var optionNames = []string{"Shuffle", "Tail", "Owned", "Prefetch", "Workers", "Partition", "Measure"}
 
 // shuffleOptions names the options that choose an order, for the panic of two.
 const shuffleOptions = "one of Shuffle, ShufflePerm and ShuffleBlocks"

@@ -73,7 +73,7 @@ func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) (iter
 // [*container.ArgError] if size < 1, rng is nil, count is below Forever, or an
 // option does not apply.
 func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *rand.Rand, opts ...Option) (iter.Seq[Batch[B]], error) {
-	cfg := newConfig("RandomBatches", opts, optOwned|optPrefetch|optWorkers)
+	cfg := newConfig("RandomBatches", opts, optOwned|optPrefetch|optWorkers|optMeasure)
 	container.CheckArg(size >= 1, "eachobs.RandomBatches", "batch size", size, ">= 1")
 	if err := checkSampling("RandomBatches", c.Nobs(), count, rng); err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 			}
 			return nil
 		}
-		runPipeline(&cfg, &keep, source, gather, func(s *step[B]) bool { return yield(s.batch()) })
+		runMeasured(&cfg, &keep, source, gather, func(s *step[B]) bool { return yield(s.batch()) })
 	}, nil
 }
 

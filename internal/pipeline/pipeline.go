@@ -85,8 +85,41 @@ func Run[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work fun
 		return serial(slots, source, work, yield)
 	}
 	p := newRun(cfg, slots, work)
-	return p.run(source, yield)
+	p.start(source)
+	return p.consume(yield)
 }
+
+// A Started is a pipeline whose goroutines run before its consumer arrives:
+// [Start] launches them, and they prepare and complete the first len(slots)
+// steps while the caller does something else (loads a model, say); Consume then
+// receives the steps as Run's yield would, and Stop ends a pipeline that will
+// not be consumed. Exactly one of Consume and Stop must be called, once.
+type Started[S any] struct {
+	p *run[S]
+}
+
+// Start starts the goroutines of a pipeline of cfg (Workers >= 1) over slots,
+// with source and work as Run takes them, and returns without consuming. It
+// panics as Run does, and when cfg.Workers is 0 (a serial pipeline has no
+// goroutine to start).
+func Start[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work func(s *S)) *Started[S] {
+	switch {
+	case cfg.Workers < 1, len(slots) < 2, cfg.Unordered && cfg.Workers < 2:
+		panic("pipeline.Start: a configuration that cannot start")
+	}
+	p := newRun(cfg, slots, work)
+	p.start(source)
+	return &Started[S]{p}
+}
+
+// Consume receives the steps of a started pipeline in the caller's goroutine, as
+// Run's yield does, and returns Run's error; every goroutine has stopped when it
+// returns.
+func (s *Started[S]) Consume(yield func(s *S) bool) error { return s.p.consume(yield) }
+
+// Stop stops a started pipeline that will not be consumed, and returns once
+// every goroutine it started has exited.
+func (s *Started[S]) Stop() { s.p.stop() }
 
 // serial runs a pipeline without goroutines.
 func serial[S any](slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) error {
@@ -157,11 +190,8 @@ func newRun[S any](cfg Config, slots []S, work func(*S)) *run[S] {
 	return p
 }
 
-func (p *run[S]) run(source func(emit Emit[S]) error, yield func(s *S) bool) error {
-	defer func() {
-		close(p.done)
-		p.wg.Wait()
-	}()
+// start launches the goroutines of the run.
+func (p *run[S]) start(source func(emit Emit[S]) error) {
 	if p.tasks != nil {
 		for range p.cfg.Workers {
 			p.wg.Add(1)
@@ -171,7 +201,17 @@ func (p *run[S]) run(source func(emit Emit[S]) error, yield func(s *S) bool) err
 	}
 	p.wg.Add(1)
 	go p.feed(source)
+}
 
+// stop stops the run's goroutines and waits for them.
+func (p *run[S]) stop() {
+	close(p.done)
+	p.wg.Wait()
+}
+
+// consume receives the steps in the caller's goroutine, then stops the run.
+func (p *run[S]) consume(yield func(s *S) bool) error {
+	defer p.stop()
 	next := p.order
 	if p.cfg.Unordered {
 		next = p.completed

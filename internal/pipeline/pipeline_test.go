@@ -354,3 +354,61 @@ func TestGoexit(t *testing.T) {
 		}
 	}
 }
+
+// TestStart: a started pipeline completes its first steps before anyone
+// consumes them, then delivers every step in order; one stopped unconsumed
+// leaves no goroutine; a panic in a step before the consumer comes reaches it.
+func TestStart(t *testing.T) {
+	for _, c := range configs {
+		if c.cfg.Workers == 0 {
+			continue
+		}
+		t.Run(name(c.cfg, c.depth), func(t *testing.T) {
+			before := goleak.IgnoreCurrent()
+			done := make(chan int, 100)
+			work := func(s *slot) { s.out = s.step * s.step; done <- s.step }
+			st := Start(c.cfg, make([]slot, c.depth), steps(20, nil), work)
+			for range c.depth { // completed before Consume is called
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("a started pipeline completed no step before it was consumed")
+				}
+			}
+			var got []int
+			if err := st.Consume(func(s *slot) bool { got = append(got, s.out); return true }); err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(got)
+			for k, v := range got {
+				if v != k*k {
+					t.Fatalf("step %d gave %d", k, v)
+				}
+			}
+			if len(got) != 20 {
+				t.Fatalf("%d steps consumed, want 20", len(got))
+			}
+			goleak.VerifyNone(t, before)
+
+			Start(c.cfg, make([]slot, c.depth), steps(1000, nil), func(s *slot) { s.out = s.step }).Stop()
+			goleak.VerifyNone(t, before)
+
+			bad := Start(c.cfg, make([]slot, c.depth), steps(5, nil), func(s *slot) {
+				if s.step == 0 {
+					panic("step 0")
+				}
+			})
+			time.Sleep(time.Millisecond)
+			var pe *container.PanicError
+			func() {
+				defer func() {
+					if err, _ := recover().(error); !errors.As(err, &pe) || pe.Value != "step 0" {
+						t.Errorf("panic before Consume: recovered %v, want a *container.PanicError of step 0", err)
+					}
+				}()
+				bad.Consume(func(*slot) bool { return true })
+			}()
+			goleak.VerifyNone(t, before)
+		})
+	}
+}
