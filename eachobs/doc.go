@@ -10,7 +10,7 @@
 // Every loop is a range-over-func iterator (iter.Seq or iter.Seq2). Arguments are
 // checked when the loop is built, so a bad batch size panics at the call site, not
 // in the middle of an epoch. Options are plain values ([Shuffle], [Tail],
-// [Owned], [Prefetch], [Workers], [Partition]) and call sites need no type
+// [Owned], [Prefetch], [Workers], [Partition], [Measure]) and call sites need no type
 // arguments. Each option means one thing in every loop and in package provider,
 // which takes the same options.
 //
@@ -124,6 +124,16 @@
 // goroutines) before they park: Go runs a goroutine woken by a channel on its
 // waker's core, so blocking waits would make the two take turns on one core
 // instead of overlapping. With a 10 ms loop body this costs at most 5% of a core.
+//
+// # Measuring, and starting early
+//
+// [Measure] makes a loop add up what its passes spent into a [Stats]: the time
+// the loop body waited for batches, the time spent gathering them, the bytes
+// gathered and the time to the first batch, so a job can see whether its data
+// side keeps up and whether more prefetching or workers would help.
+// [Loader.Warm] is Resume that starts the pipeline at once: the first batches
+// are gathered while the program builds its model, and the range finds them
+// ready.
 //
 // # Concurrency
 //
