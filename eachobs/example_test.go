@@ -9,6 +9,7 @@ import (
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/index"
+	"github.com/obskit/obskit/mix"
 	"github.com/obskit/obskit/tuples"
 )
 
@@ -242,4 +243,86 @@ func ExampleBalancedObs() {
 	fmt.Println(count["rare"] > 400, count["common"] > 400)
 	// Output:
 	// true true
+}
+
+// A loop over a mix in the mix's own order keeps each source's share in every
+// batch, but repeats one order every epoch; ShuffleWithin shuffles each source's
+// observations among the positions the mix gives that source, so every epoch
+// differs and every batch holds its sources where the mix's order has them.
+func ExampleShuffleWithin() {
+	a := container.Slice[string]{"a0", "a1", "a2", "a3", "a4", "a5"}
+	b := container.Slice[string]{"b0", "b1", "b2"}
+	m, err := mix.New(mix.FirstExhausted, []float64{2, 1}, 0, a, b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	seq := eachobs.Batches(m, 3, eachobs.ShuffleWithin(7, m))
+	fmt.Println(container.Collect[string](m))
+	for range 2 {
+		var epoch [][]string
+		for b := range seq {
+			epoch = append(epoch, slices.Clone(b.Data))
+		}
+		fmt.Println(epoch)
+	}
+	// Output:
+	// [a0 b0 a1 a2 b1 a3 a4 b2]
+	// [[a3 b1 a0] [a2 b0 a1] [a4 b2]]
+	// [[a0 b2 a4] [a3 b1 a2] [a1 b0]]
+}
+
+// ShuffleBlocks reads blocks of consecutive observations (here 3) in a random
+// order, shuffling the observations of each window of blocks (here 2) among
+// themselves: each batch of 6 below is two whole blocks.
+func ExampleShuffleBlocks() {
+	data := container.FromSlice(iotaEx(12))
+	for b := range eachobs.Batches(data, 6, eachobs.ShuffleBlocks(1, 3, 2)) {
+		fmt.Println(b.Data)
+	}
+	// Output:
+	// [2 0 3 4 5 1]
+	// [11 10 8 9 6 7]
+}
+
+func ExampleMeasure() {
+	data := container.FromSlice(iotaEx(1000))
+	var st eachobs.Stats
+	sum := 0
+	for b := range eachobs.Batches(data, 100, eachobs.Measure(&st), eachobs.Prefetch(2)) {
+		for _, x := range b.Data {
+			sum += x
+		}
+	}
+	// Times vary from run to run; the counts do not.
+	fmt.Println(sum, st.Passes, st.Batches, st.Bytes)
+	// Output:
+	// 499500 1 10 8000
+}
+
+func ExampleLoader_Warm() {
+	loader := eachobs.NewLoader(container.FromSlice(iotaEx(10)), 4, eachobs.Shuffle(3))
+	seq, stop, err := loader.Warm(loader.Start())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stop()
+	// ... build the model: the first batch is gathered meanwhile ...
+	for b := range seq {
+		fmt.Println(b.Pos.Epoch, b.Data)
+		if b.Next().Epoch > 0 {
+			break
+		}
+	}
+	// Output:
+	// 0 [2 8 5 4]
+	// 0 [1 7 0 9]
+	// 0 [6 3]
+}
+
+func iotaEx(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

@@ -263,5 +263,8 @@ func optionOf(order string) string {
 	if strings.HasPrefix(order, "blocks ") {
 		return "ShuffleBlocks"
 	}
+	if strings.HasPrefix(order, "within ") {
+		return "ShuffleWithin"
+	}
 	return "not an order of the kit"
 }

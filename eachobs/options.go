@@ -42,7 +42,7 @@ const (
 var optionNames = []string{"Shuffle", "Tail", "Owned", "Prefetch", "Workers", "Partition", "Measure"}
 
 // shuffleOptions names the options that choose an order, for the panic of two.
-const shuffleOptions = "one of Shuffle, ShufflePerm and ShuffleBlocks"
+const shuffleOptions = "one of Shuffle, ShufflePerm, ShuffleBlocks and ShuffleWithin"
 
 // newConfig applies opts and panics, naming op, when one of them is nil or not in
 // allowed.
