@@ -44,9 +44,17 @@
 // share: every prefix to within 1.5 observations, where tf.data's
 // sample_from_datasets draws each position at random and a batch of 128 at 70:30
 // varies by about 5 either way. Each source is read in its own order, from its
-// first observation; shuffle a source first (subset.Shuffle) to take a random
-// part of it, and shuffle the mix in the loop (eachobs.Shuffle) for a random
-// order over the epoch.
+// first observation, or in a seeded random order of its own with
+// Mixed.ShuffleSources (to take a random part of it, in O(1) memory). A loop
+// shuffles the mix with eachobs.ShuffleWithin, which permutes each source's
+// observations among the positions the schedule gives it, so that every batch
+// keeps the proportions and every epoch differs:
+//
+//	m, err := mix.New(mix.FirstExhausted, []float64{0.7, 0.3}, seed, web, books)
+//	m = m.ShuffleSources(seed)
+//	for b := range eachobs.Batches(m, 128, eachobs.ShuffleWithin(seed, m)) { ... }
+//
+// (eachobs.Shuffle over a mix gives each batch the proportions only on average.)
 //
 // # Batches
 //

@@ -75,3 +75,25 @@ func ExampleViews() {
 	// [a2 b1 a3]
 	// [a4 b2 a5]
 }
+
+// A first-exhausted mix reads its larger source from the start; ShuffleSources
+// reads each source in a random order of the seed's, so another seed takes
+// another part of web. The schedule (which positions hold which source) is
+// unchanged.
+func ExampleMixed_ShuffleSources() {
+	web := container.Slice[string]{"w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"}
+	books := container.Slice[string]{"b0", "b1", "b2"}
+	m, err := mix.New(mix.FirstExhausted, []float64{1, 1}, 1, web, books)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(container.Collect[string](m))
+	for seed := range uint64(2) {
+		fmt.Println(container.Collect[string](m.ShuffleSources(seed)))
+	}
+	// Output:
+	// [b0 w0 b1 w1 b2]
+	// [b2 w4 b0 w3 b1]
+	// [b2 w4 b1 w7 b0]
+}

@@ -349,3 +349,88 @@ func TestRandomSources(t *testing.T) {
 	}
 	containertest.Run(t, v, containertest.SliceConfig[int]())
 }
+
+// TestShuffleSources: over random mixes, the mix with shuffled sources keeps the
+// schedule (Nobs, Counts, Use) and reads, per source, the same number of
+// observations, each use u at a distinct observation for u below the source's
+// size (the use u % n after), drawn by the seed (equal seeds equal, another
+// seed another order), and GetObs, GetObsInto and MapIndices agree; the mix it
+// came from is unchanged.
+func TestShuffleSources(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	trials := 1000
+	if raceEnabled || testing.Short() {
+		trials = 200
+	}
+	moved := 0
+	for trial := range trials {
+		rule, n, w := config(rng)
+		srcs := make([]container.Container[int], len(n))
+		for j := range n {
+			srcs[j] = tagged(j, n[j])
+		}
+		m, err := mix.New(rule, w, rng.Uint64(), srcs...)
+		if err != nil {
+			continue // empty sources: TestSizingProperties
+		}
+		plain := container.Collect[int](m)
+		seed := rng.Uint64()
+		s := m.ShuffleSources(seed)
+		what := fmt.Sprintf("trial %d: %v mix of sizes %v", trial, rule, n)
+		if s.Nobs() != m.Nobs() || !slices.Equal(s.Counts(), m.Counts()) {
+			t.Fatalf("%s: shuffled Nobs %d Counts %v, want %d %v", what, s.Nobs(), s.Counts(), m.Nobs(), m.Counts())
+		}
+		at := make([][]int, len(n)) // per source, the observation of each use
+		for i := range s.Nobs() {
+			j, u := m.Use(i)
+			if js, us := s.Use(i); js != j || us != u {
+				t.Fatalf("%s: shuffled Use(%d) = (%d, %d), want (%d, %d)", what, i, js, us, j, u)
+			}
+			js, k := s.Locate(i)
+			if js != j || k < 0 || k >= n[j] {
+				t.Fatalf("%s: shuffled Locate(%d) = (%d, %d): source %d of %d observations", what, i, js, k, j, n[j])
+			}
+			if got := s.GetObs(i); got != 1000*j+k {
+				t.Fatalf("%s: shuffled GetObs(%d) = %d, want %d", what, i, got, 1000*j+k)
+			}
+			at[j] = append(at[j], k)
+		}
+		for j, ks := range at {
+			first := ks[:min(len(ks), n[j])]
+			if len(slices.Compact(slices.Sorted(slices.Values(first)))) != len(first) {
+				t.Fatalf("%s: source %d's first %d uses read %v: a repeat", what, j, len(first), first)
+			}
+			for u := n[j]; u < len(ks); u++ {
+				if ks[u] != ks[u%n[j]] {
+					t.Fatalf("%s: source %d's use %d reads %d, use %d read %d", what, j, u, ks[u], u%n[j], ks[u%n[j]])
+				}
+			}
+		}
+		idx := rng.Perm(s.Nobs())
+		got := s.GetObsInto(nil, idx)
+		mapped := s.MapIndices(nil, idx)
+		join := s.Source()
+		for a, i := range idx {
+			if want := s.GetObs(i); got[a] != want || join.GetObs(mapped[a]) != want {
+				t.Fatalf("%s: GetObsInto/MapIndices at %d: %d, %d, want %d", what, i, got[a], join.GetObs(mapped[a]), want)
+			}
+		}
+		if diff := cmp.Diff(plain, container.Collect[int](m)); diff != "" {
+			t.Fatalf("%s: the mix changed (-before +after):\n%s", what, diff)
+		}
+		if diff := cmp.Diff(container.Collect[int](s), container.Collect[int](m.ShuffleSources(seed))); diff != "" {
+			t.Fatalf("%s: equal seeds mismatch (-first +second):\n%s", what, diff)
+		}
+		if !slices.Equal(container.Collect[int](s), plain) {
+			moved++
+		}
+	}
+	if moved < trials/2 {
+		t.Errorf("the shuffled sources changed the mix in %d of %d trials", moved, trials)
+	}
+	v, err := mix.New(mix.FirstExhausted, []float64{1, 1}, 0, container.Container[int](tagged(0, 40)), tagged(1, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	containertest.Run(t, v.ShuffleSources(3), containertest.SliceConfig[int]())
+}

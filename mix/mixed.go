@@ -6,7 +6,9 @@ import (
 	"strconv"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/internal/indexbuf"
+	imix "github.com/obskit/obskit/internal/mix"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/transform"
 )
@@ -101,9 +103,10 @@ type Mixed[T, B any] struct {
 // block of at most 4096 positions holds the ratio (0.7 and 0.3 is a block of 10),
 // else to within 1/4096. The seed orders the sources where the schedule has a
 // tie (equal weights always tie). The order within a source is the source's own
-// (source j is read from its observation 0 up): shuffle a source first
-// (subset.Shuffle) to draw a random part of it, and shuffle the mix
-// (eachobs.Shuffle) for a random order.
+// (source j is read from its observation 0 up): [Mixed.ShuffleSources] reads
+// each in a random order, to draw a random part of it, and a loop shuffles the
+// mix (eachobs.ShuffleWithin keeps each batch's proportions, eachobs.Shuffle
+// does not).
 //
 // The mix reads its sources through their join, transform.Join(sources...):
 // batches are slices, and a source that draws per observation
@@ -224,6 +227,29 @@ func (m *Mixed[T, B]) Position(source, use int) int {
 	container.CheckIndex("mix.Mixed.Position", source, len(m.s.uses))
 	container.CheckIndex("mix.Mixed.Position", use, m.s.uses[source])
 	return m.s.position(source, use)
+}
+
+// domainSources keeps the keys of ShuffleSources apart from the kit's other
+// keys.
+const domainSources = 0x6d69782d73726373 // "mix-srcs"
+
+// ShuffleSources returns the mix m with each source read in a random order of
+// its own instead of from its observation 0 up: source j's use u is its
+// observation c_j(u), c_j the permutation index.NewCipher(n_j, key, 0) of its
+// n_j observations, keyed by seed and j. Everything else is m's: the schedule,
+// Nobs, Counts, Use and Position (on uses), the sources read. A first-exhausted
+// mix then takes a random part of its larger sources, different for each seed,
+// at no cost in memory (subset.Shuffle of each source holds 8 bytes per
+// observation); under Resample every pass over a source reads it in the same
+// order. The shuffled mix costs an evaluation of the cipher per index (and
+// its ciphers, 240 bytes per source). m is not changed.
+func (m *Mixed[T, B]) ShuffleSources(seed uint64) *Mixed[T, B] {
+	c := *m
+	c.s.order = make([]index.Cipher, len(m.s.n))
+	for j, n := range m.s.n {
+		c.s.order[j] = index.NewCipher(n, imix.Key(domainSources, seed, uint64(j)), 0)
+	}
+	return &c
 }
 
 // Source returns the container the mix is a view of: the views' container for

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/index"
 )
 
 // maxBlock bounds the number of positions of one block of the schedule: the
@@ -38,6 +39,9 @@ type schedule struct {
 	uses   []int // per source: its uses in the whole mix (with repeats under Resample)
 	phases []phase
 	total  int
+	// order, when the mix reads its sources shuffled (Mixed.ShuffleSources):
+	// per source, the permutation of its observations it reads them in.
+	order []index.Cipher
 }
 
 // errorf returns an error of op wrapping sentinel.
@@ -267,6 +271,9 @@ func (s *schedule) locate(p int) (src, obs int) {
 	j, u := s.use(p)
 	if s.rule == Resample {
 		u %= s.n[j]
+	}
+	if s.order != nil {
+		u = s.order[j].At(u)
 	}
 	return j, u
 }
