@@ -54,7 +54,8 @@
 // A [Loader] built with NewLoader(data, size, Shuffle(seed)) visits epoch e in the
 // order [Shuffle] defines, computed position by position, so a loop holds no
 // array of n indices and reaches any position of any epoch at once
-// ([ShufflePerm] and [ShuffleBlocks] define others); without a shuffle option
+// ([ShufflePerm], [ShuffleBlocks] and [ShuffleWithin], for a mix, define
+// others); without a shuffle option
 // every epoch is in data order. Equal seeds give equal sequences on every
 // machine and for every prefetch and worker setting. The epoch number itself is
 // bounded only by int arithmetic (index.Steps.MaxEpoch, about math.MaxInt/n).

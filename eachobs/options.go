@@ -68,7 +68,8 @@ func newConfig(op string, opts []Option, allowed uint8) config {
 // shuffle=True with a seeded generator, without the index array). Equal seeds
 // give equal sequences, whatever the prefetch and worker settings; without a
 // shuffle option a loop visits the data in order. [ShufflePerm] draws an array
-// permutation instead, [ShuffleBlocks] an order that reads data in blocks.
+// permutation instead, [ShuffleBlocks] an order that reads data in blocks,
+// [ShuffleWithin] one that keeps a mix's proportions in every batch.
 func Shuffle(seed uint64) Option {
 	return shuffle(seed, cipherKind)
 }
