@@ -55,8 +55,7 @@
 // order [Shuffle] defines, computed position by position, so a loop holds no
 // array of n indices and reaches any position of any epoch at once
 // ([ShufflePerm], [ShuffleBlocks] and [ShuffleWithin], for a mix, define
-// others); without a shuffle option
-// every epoch is in data order. Equal seeds give equal sequences on every
+// others); without a shuffle option every epoch is in data order. Equal seeds give equal sequences on every
 // machine and for every prefetch and worker setting. The epoch number itself is
 // bounded only by int arithmetic (index.Steps.MaxEpoch, about math.MaxInt/n).
 //
