@@ -233,9 +233,13 @@ func BenchmarkLocality(b *testing.B) {
 		part   int // the percent of the epoch run
 		st     stats
 		runs   int
+		// the names of its metrics: read-MB, faults, pages/batch, regions/batch
+		metrics [4]string
 	}{
-		{"blocks", eachobs.ShuffleBlocks(5, localityBlock, localityWindow), unix.MADV_NORMAL, 100, stats{}, 0},
-		{"cipher", eachobs.Shuffle(5), unix.MADV_RANDOM, percent, stats{}, 0},
+		{"blocks", eachobs.ShuffleBlocks(5, localityBlock, localityWindow), unix.MADV_NORMAL, 100, stats{}, 0,
+			[4]string{"blocks-read-MB", "blocks-faults", "blocks-pages/batch", "blocks-regions/batch"}},
+		{"cipher", eachobs.Shuffle(5), unix.MADV_RANDOM, percent, stats{}, 0,
+			[4]string{"cipher-read-MB", "cipher-faults", "cipher-pages/batch", "cipher-regions/batch"}},
 	}
 	mapped := x.Data()
 	base := unsafe.Pointer(unsafe.SliceData(mapped))
@@ -287,10 +291,10 @@ func BenchmarkLocality(b *testing.B) {
 	paired(b, "MB/s", false, sides...)
 	for _, o := range orders {
 		k := float64(max(o.runs, 1))
-		b.ReportMetric(o.st.read/k, o.name+"-read-MB")
-		b.ReportMetric(o.st.faults/k, o.name+"-faults")
-		b.ReportMetric(o.st.pages/k, o.name+"-pages/batch")
-		b.ReportMetric(o.st.regions/k, o.name+"-regions/batch")
+		b.ReportMetric(o.st.read/k, o.metrics[0])
+		b.ReportMetric(o.st.faults/k, o.metrics[1])
+		b.ReportMetric(o.st.pages/k, o.metrics[2])
+		b.ReportMetric(o.st.regions/k, o.metrics[3])
 	}
 	b.ReportMetric(limited, "limited")
 }

@@ -1,8 +1,11 @@
 package main
 
-// Issue 17's targets of the loops (branch loops): the cipher order's epoch and
-// resuming a loop of 10^9 observations; a file of its own, appended to the
+// Issue 17's targets of the loops (branch loops): the cipher order's epoch,
+// resuming a loop of 10^9 observations and the locality order's reads; a file of its own, appended to the
 // suite's lists as targets_streams.go is.
+// locality describes BenchmarkLocality's workload.
+const locality = "an epoch of a memory-mapped 2 GiB .npy of 4 KiB observations in batches of 128, in a 512 MiB memory cgroup, the file evicted before each pass"
+
 func init() {
 	goRuns = append(goRuns, goRun{Pkg: "index", Bench: "^BenchmarkCipher$"})
 	moreTargets = append(moreTargets,
@@ -20,5 +23,21 @@ func init() {
 			metric: "ns per position", ref: ref{"index BenchmarkCipher/Cipher.Fill", "ns/position"}},
 		targetDef{issue: 17, what: "positions of an epoch of 60,000 from an array permutation (index.PermInto, then read 128 at a time)",
 			metric: "ns per position", ref: ref{"index BenchmarkCipher/baseline=PermInto", "ns/position"}},
+		targetDef{issue: 17, what: locality + ": epoch time of the full shuffle (eachobs.Shuffle, MADV_RANDOM, a quarter of the epoch extrapolated) over the two-level order's (ShuffleBlocks, blocks of 4 MiB in windows of 16)",
+			metric: "full shuffle time / two-level time", ref: ref{"bench BenchmarkLocality", "x-cipher"}},
+		targetDef{issue: 17, what: locality + ": read from storage per epoch, two-level order",
+			metric: "MB read per epoch", ref: ref{"bench BenchmarkLocality", "blocks-read-MB"}},
+		targetDef{issue: 17, what: locality + ": read from storage per epoch, full shuffle",
+			metric: "MB read per epoch", ref: ref{"bench BenchmarkLocality", "cipher-read-MB"}},
+		targetDef{issue: 17, what: locality + ": distinct 4 KiB pages a batch of 128 touches, two-level order",
+			metric: "pages per batch", ref: ref{"bench BenchmarkLocality", "blocks-pages/batch"}},
+		targetDef{issue: 17, what: locality + ": distinct 4 KiB pages a batch of 128 touches, full shuffle",
+			metric: "pages per batch", ref: ref{"bench BenchmarkLocality", "cipher-pages/batch"}},
+		targetDef{issue: 17, what: locality + ": distinct 4 MiB regions a batch of 128 reads from, two-level order",
+			metric: "regions per batch", ref: ref{"bench BenchmarkLocality", "blocks-regions/batch"}},
+		targetDef{issue: 17, what: locality + ": distinct 4 MiB regions a batch of 128 reads from, full shuffle",
+			metric: "regions per batch", ref: ref{"bench BenchmarkLocality", "cipher-regions/batch"}},
+		targetDef{issue: 17, what: locality + ": 1 when the process ran in its memory cgroup (as root), 0 when the page cache was not limited",
+			metric: "limited", ref: ref{"bench BenchmarkLocality", "limited"}},
 	)
 }
