@@ -207,12 +207,25 @@ func ExampleCipher() {
 		}
 		fmt.Println("| element 3 is at", c.Pos(3))
 	}
-	big := index.NewCipher(1_000_000_000_000, 42, 0) // 10^12 positions, a few dozen bytes
+	big := index.NewCipher(1_000_000_000_000, 42, 0) // 10^12 positions in 240 bytes
 	fmt.Println(big.At(999_999_999_999), big.Pos(big.At(999_999_999_999)))
 	// Output:
 	// 5 4 2 3 6 0 9 7 8 1 | element 3 is at 3
 	// 8 5 0 6 9 2 3 7 1 4 | element 3 is at 6
 	// 889315574037 999999999999
+}
+
+func ExampleCipher_Batches() {
+	// One shuffled epoch of 10 positions in batches of 4, the short batch
+	// dropped: the index lists of a stream over a container
+	// (stream.Gather(x, c.Batches(4, index.Drop))), with no permutation array.
+	c := index.NewCipher(10, 42, 0)
+	for idx := range c.Batches(4, index.Drop) {
+		fmt.Println(idx)
+	}
+	// Output:
+	// [5 4 2 3]
+	// [6 0 9 7]
 }
 
 func ExampleBlocks() {

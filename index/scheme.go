@@ -63,14 +63,35 @@ func ShuffledBatches(n, size int, t Tail, rng *rand.Rand) iter.Seq[[]int] {
 }
 
 func batches(p Plan, perm []int, yield func([]int) bool) {
-	if p.tail == RollOver {
-		p.tail = Drop
-	}
-	order := func(_, pos int) int {
+	batchesOf(p, func(_, pos int) int {
 		if perm != nil {
 			return perm[pos]
 		}
 		return pos
+	}, yield)
+}
+
+// Batches returns the index lists of [Batches](c.N(), size, t) over the
+// permutation c: those of [ShuffledBatches] with the positions computed by the
+// cipher instead of drawn into an array, so a pass holds one list at a time
+// and no permutation. Each list is a fresh slice the receiver may keep. A
+// stream over a container takes one epoch's, as in
+//
+//	stream.Gather(x, index.NewCipher(x.Nobs(), seed, e).Batches(128, index.Drop))
+//
+// It panics as [NewPlan] does.
+func (c *Cipher) Batches(size int, t Tail) iter.Seq[[]int] {
+	p := NewPlan(c.N(), size, t)
+	cc := *c
+	return func(yield func([]int) bool) {
+		batchesOf(p, func(_, pos int) int { return cc.At(pos) }, yield)
+	}
+}
+
+// batchesOf yields the index lists of the first epoch of p in order.
+func batchesOf(p Plan, order func(epoch, pos int) int, yield func([]int) bool) {
+	if p.tail == RollOver {
+		p.tail = Drop
 	}
 	for k := range p.len(0) {
 		idx, _ := p.Indices(nil, 0, k, order)

@@ -281,3 +281,32 @@ func FuzzBatches(f *testing.F) {
 		}
 	})
 }
+
+// TestCipherBatches: over random n, size and tail, Cipher.Batches is
+// index.Batches mapped through the cipher, each list fresh, the same on every
+// pass.
+func TestCipherBatches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(42, 1))
+	for trial := range 200 {
+		n, size, tail := rng.IntN(50), 1+rng.IntN(12), allTails[trial%len(allTails)]
+		c := index.NewCipher(n, rng.Uint64(), trial)
+		var want [][]int
+		for l := range index.Batches(n, size, tail) {
+			for j, i := range l {
+				l[j] = c.At(i)
+			}
+			want = append(want, l)
+		}
+		s := c.Batches(size, tail)
+		for pass := range 2 {
+			got := slices.Collect(s)
+			checkPass(t, got, n, size, tail)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("n=%d size=%d %v: pass %d is not Batches through the cipher (-want +got):\n%s", n, size, tail, pass, d)
+			}
+			if len(got) > 1 && &got[0][0] == &got[1][0] {
+				t.Fatalf("n=%d size=%d: two lists share memory", n, size)
+			}
+		}
+	}
+}
