@@ -78,10 +78,10 @@
 // batch the consumer owns; [Examples] reads single observations for an example
 // scheme (index.Shuffled). The shuffled lists of an epoch without a
 // permutation array are index.NewCipher(x.Nobs(), seed, epoch).Batches(128,
-// index.Keep), the order of eachobs.Shuffle. Streams over one container may run at once, on any
-// goroutines. For a stream that cannot be indexed, [BatchSizes] takes batch sizes
-// from a size scheme (index.Sizes). A loop that reuses one buffer per batch is
-// package eachobs.
+// index.Keep), the order of eachobs.Shuffle. Streams over one container may
+// run at once, on any goroutines. For a stream that cannot be indexed,
+// [BatchSizes] takes batch sizes from a size scheme (index.Sizes). A loop that
+// reuses one buffer per batch is package eachobs.
 //
 // # Stream wrappers
 //
