@@ -40,7 +40,7 @@ func randomMix(t *testing.T, rng *rand.Rand) *mix.Mixed[int, []int] {
 	return m
 }
 
-// TestShuffleWithin: over 300 random mixes, every epoch of a ShuffleWithin
+// TestShuffleWithin: over 100 random mixes, every epoch of a ShuffleWithin
 // loop visits the mix's observations each once (as a multiset: Resample
 // repeats some), position p holds the source the mix's own order puts there,
 // epochs differ, equal seeds give equal epochs whatever the workers, and a
@@ -48,7 +48,7 @@ func randomMix(t *testing.T, rng *rand.Rand) *mix.Mixed[int, []int] {
 // epoch the uninterrupted loop gives.
 func TestShuffleWithin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 3))
-	for trial := 0; trial < 300; {
+	for trial := 0; trial < 100; {
 		m := randomMix(t, rng)
 		if m == nil || m.Nobs() == 0 {
 			continue
@@ -82,13 +82,15 @@ func TestShuffleWithin(t *testing.T) {
 		if n >= 20 && slices.Equal(epochs[0], epochs[1]) {
 			t.Fatalf("trial %d: epochs 0 and 1 of %d observations are equal", trial, n)
 		}
-		par := eachobs.NewLoader(m, size, eachobs.ShuffleWithin(seed, m), eachobs.Workers(3), eachobs.Prefetch(1))
 		var got []int
-		for b := range par.Epoch(1) {
-			got = append(got, b.Data...)
-		}
-		if diff := cmp.Diff(epochs[1], got); diff != "" {
-			t.Fatalf("trial %d: epoch 1 with 3 workers mismatch (-want +got):\n%s", trial, diff)
+		if trial%4 == 0 {
+			par := eachobs.NewLoader(m, size, eachobs.ShuffleWithin(seed, m), eachobs.Workers(3), eachobs.Prefetch(1))
+			for b := range par.Epoch(1) {
+				got = append(got, b.Data...)
+			}
+			if diff := cmp.Diff(epochs[1], got); diff != "" {
+				t.Fatalf("trial %d: epoch 1 with 3 workers mismatch (-want +got):\n%s", trial, diff)
+			}
 		}
 		l := eachobs.NewLoader(m, size, eachobs.ShuffleWithin(seed, m))
 		stop := rng.IntN((n + size - 1) / size)

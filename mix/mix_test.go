@@ -360,7 +360,7 @@ func TestShuffleSources(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	trials := 1000
 	if raceEnabled || testing.Short() {
-		trials = 200
+		trials = 60
 	}
 	moved := 0
 	for trial := range trials {
