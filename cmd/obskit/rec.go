@@ -8,12 +8,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 
+	"github.com/obskit/obskit/cmd/internal/progress"
 	"github.com/obskit/obskit/recordio"
+	"golang.org/x/term"
 )
 
 // The rec group: MXNet's RecordIO files. pack (im2rec) is in rec_pack.go.
@@ -139,10 +142,16 @@ func recLs(e *env, args []string, raw bool, idx string) error {
 	if err != nil {
 		return err
 	}
+	// The bar only when the JSON lines go elsewhere than the terminal.
+	p := progress.New(progress.Output(e.stderr, !terminal(e.stdout)))
+	defer p.Stop()
+	bar := p.Bar(filepath.Base(args[0]), int64(f.Nobs()), "records")
+	defer bar.Done()
 	enc := json.NewEncoder(e.stdout)
 	var buf []byte
 	var labels []float32
 	for i := range f.Nobs() {
+		bar.Add(1)
 		if buf, err = f.AppendRecord(buf[:0], i); err != nil {
 			return err
 		}
@@ -169,6 +178,12 @@ func recLs(e *env, args []string, raw bool, idx string) error {
 	return nil
 }
 
+// terminal says whether w is a terminal.
+func terminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
 // recIndexed is the JSON line of obskit rec index.
 type recIndexed struct {
 	Rec     string `json:"rec"`
@@ -193,9 +208,14 @@ func recIndex(e *env, args []string, raw bool, out string, force bool) error {
 	}
 	ix := f.Index() // keys are the positions
 	if !raw {
+		p := progress.New(progress.Output(e.stderr, true))
+		defer p.Stop()
+		bar := p.Bar(filepath.Base(path), int64(len(ix)), "records")
+		defer bar.Done()
 		seen := make(map[int64]int, len(ix))
 		var buf []byte
 		for i := range ix {
+			bar.Add(1)
 			if buf, err = f.AppendPrefix(buf[:0], i, recordio.HeaderSize); err != nil {
 				return err
 			}
