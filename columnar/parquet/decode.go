@@ -30,6 +30,9 @@ func (f *File) pages(g int, col Column, fn func(p pq.Page) error) (err error) {
 	r := gr.part.region
 	defer r.RecoverError(r.Guard(), &err)
 	defer f.recoverChunk(g, col, &err)
+	if err := f.checkChunk(g, col); err != nil {
+		return err
+	}
 	cc := gr.part.file.RowGroups()[gr.k].ColumnChunks()[col.leaf]
 	pages := cc.Pages()
 	defer pages.Close()

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	pq "github.com/parquet-go/parquet-go"
 
@@ -41,6 +42,8 @@ type group struct {
 	part *part
 	k    int // row group of part
 	rows int
+	// checked says which column chunks passed checkChunk.
+	checked []atomic.Bool
 }
 
 // Name returns the name given to Open.
@@ -137,7 +140,7 @@ func Open(path string) (*File, error) {
 		}
 		f.parts = append(f.parts, pt)
 		for k, rg := range pt.file.Metadata().RowGroups {
-			f.groups = append(f.groups, group{part: pt, k: k, rows: int(rg.NumRows)})
+			f.groups = append(f.groups, group{part: pt, k: k, rows: int(rg.NumRows), checked: make([]atomic.Bool, len(rg.Columns))})
 		}
 	}
 	f.starts = make([]int, len(f.groups)+1)
@@ -276,22 +279,8 @@ func checkFooter(path string, pf *pq.File, size int64) error {
 }
 
 func repeatedLeaf(pf *pq.File, leaf int) bool {
-	var found bool
-	var walk func(c *pq.Column, rep bool)
-	walk = func(c *pq.Column, rep bool) {
-		rep = rep || c.Repeated()
-		if c.Leaf() {
-			if c.Index() == leaf {
-				found = rep
-			}
-			return
-		}
-		for _, ch := range c.Columns() {
-			walk(ch, rep)
-		}
-	}
-	walk(pf.Root(), false)
-	return found
+	c := leafColumn(pf, leaf)
+	return c != nil && c.MaxRepetitionLevel() > 0
 }
 
 // maxRows bounds the rows of a table, so that no count from a footer overflows.
