@@ -49,9 +49,8 @@
 // panics with an error wrapping [ErrFormat] that names the file, the row group
 // and the column, and the kit's loops deliver it as a *container.PanicError.
 //
-// One limit is parquet-go's: its decoder of dictionary indices allocates for the
-// number of values a run header claims before checking the run against the page,
-// so a damaged page may allocate up to 32 bytes per claimed value (gigabytes)
-// before it is reported as ErrFormat. Read untrusted Parquet files with that in
-// mind.
+// A page whose RLE/bit-packed runs (dictionary indices, repetition and
+// definition levels) claim more values than the page holds is the same error,
+// naming the page, found by reading the run headers before parquet-go decodes
+// the page: parquet-go sizes its output from a run header before checking it.
 package parquet
