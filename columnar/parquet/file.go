@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -236,6 +237,10 @@ func openPart(path string) (p *part, err error) {
 	}
 	if !bytes.Equal(b[size-4:], magic) {
 		return nil, fmtErr.Errorf(path, ErrFormat, "no footer: the file does not end with %q (truncated?)", magic)
+	}
+	if n := int64(binary.LittleEndian.Uint32(b[size-8:])); n > size-12 {
+		// parquet-go allocates the length it reads before reading the footer.
+		return nil, fmtErr.Errorf(path, ErrFormat, "footer of %d bytes in a %d-byte file", n, size)
 	}
 	pf, err := pq.OpenFile(bytes.NewReader(b), size, pq.SkipPageIndex(true), pq.SkipBloomFilters(true))
 	if err != nil {

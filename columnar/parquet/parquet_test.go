@@ -1,6 +1,7 @@
 package parquet_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -64,6 +65,11 @@ func TestBadFiles(t *testing.T) {
 		"truncated data":   good[len(good)/2:],
 		"bad magic":        append([]byte("PAR0"), good[4:]...),
 		"empty":            {},
+		"footer longer than the file": func() []byte {
+			b := bytes.Clone(good)
+			binary.LittleEndian.PutUint32(b[len(b)-8:], 1<<32-1) // parquet-go would allocate 4 GiB
+			return b
+		}(),
 		"more rows than the data": withFooter(t, good, func(md *format.FileMetaData) {
 			md.NumRows += 100
 			md.RowGroups[1].NumRows += 100

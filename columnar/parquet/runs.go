@@ -120,7 +120,9 @@ func (f *File) checkChunk(g int, col Column) error {
 	return nil
 }
 
+// dictionary reports whether e encodes dictionary indices.
 func dictionary(e format.Encoding) bool {
+	//lint:ignore SA1019 old writers still mark data pages PLAIN_DICTIONARY, as parquet-go reads them
 	return e == format.RLEDictionary || e == format.PlainDictionary
 }
 
