@@ -3,6 +3,7 @@ package parquet
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -41,7 +42,7 @@ func (f *File) checkChunk(g int, col Column) error {
 			return f.chunkErr(g, col, "page %d: %s", page, fmt.Sprintf(msg, args...))
 		}
 		var h format.PageHeader
-		if err := thrift.NewDecoder(new(thrift.CompactProtocol).NewReader(r)).Decode(&h); err != nil {
+		if err := decodeHeader(r, &h); err != nil {
 			return bad("page header: %v", err)
 		}
 		at := len(chunk) - r.Len()
@@ -118,6 +119,34 @@ func (f *File) checkChunk(g int, col Column) error {
 	}
 	gr.checked[col.leaf].Store(true)
 	return nil
+}
+
+// errPastChunk is raised by a read past the end of a chunk's bytes.
+var errPastChunk = errors.New("runs past the chunk")
+
+// pastEnd panics with errPastChunk on a read at the end: parquet-go's thrift
+// reader drops the EOF of a double, and skipping a map of 2^31 doubles that a
+// damaged header claims would then take seconds.
+type pastEnd struct{ *bytes.Reader }
+
+func (r pastEnd) Read(p []byte) (int, error) {
+	if r.Len() == 0 && len(p) > 0 {
+		panic(errPastChunk)
+	}
+	return r.Reader.Read(p)
+}
+
+// decodeHeader decodes a page header from r.
+func decodeHeader(r *bytes.Reader, h *format.PageHeader) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p != errPastChunk {
+				panic(p)
+			}
+			err = errPastChunk
+		}
+	}()
+	return thrift.NewDecoder(new(thrift.CompactProtocol).NewReader(pastEnd{r})).Decode(h)
 }
 
 // dictionary reports whether e encodes dictionary indices.

@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // hdr is a run header: count<<1 for an RLE run of count values, groups<<1|1
@@ -107,5 +109,16 @@ func TestRunsSeed(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no error wrapping ErrFormat names the run of page 1 of column id: %v", errs)
+	}
+}
+
+// TestDecodeHeaderPastEnd decodes a page header whose unknown field 15 is a
+// map of 2^31-1 doubles with no bytes behind it: an error at once (parquet-go's
+// reader drops the EOF of a double, so skipping the map took seconds).
+func TestDecodeHeaderPastEnd(t *testing.T) {
+	b := []byte{0xfb, 0xff, 0xff, 0xff, 0xff, 0x07, 0x77} // field 15 MAP, size, double->double
+	var h format.PageHeader
+	if err := decodeHeader(bytes.NewReader(b), &h); !errors.Is(err, errPastChunk) {
+		t.Errorf("decodeHeader: %v, want %v", err, errPastChunk)
 	}
 }
