@@ -183,7 +183,7 @@ var cipherRoundsFlag = flag.Bool("cipher.rounds", false, "compare the statistics
 // TestCipherStatRounds compares numbers of rounds by the worst result, over
 // many n, of the tests above: the position test for every n from 2 to 70
 // (with 3,000n seeds up to 16, 60n above) and the differences test for 13 n
-// from 100 to 65,537. Behind -cipher.rounds; its table is in docs/design.md.
+// from 100 to 65,537. Behind -cipher.rounds; docs/design.md gives the decision it supports.
 func TestCipherStatRounds(t *testing.T) {
 	if !*cipherRoundsFlag {
 		t.Skip("the comparison of round counts runs with -cipher.rounds")

@@ -22,7 +22,7 @@ import torchvision.transforms as T
 import torchvision.transforms.functional as F
 from PIL import Image
 
-shared = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/images"
+shared = sys.argv[1] if len(sys.argv) > 1 else "../shared/data/images"
 out = {}
 cases = {"resize": [], "eval": [], "color": [], "jpeg": [], "cv": [], "hls": [], "rrc": [], "mxnet": []}
 

@@ -2,7 +2,7 @@
 """Makes the conformance cases of package imagecodec, once, from the shared
 photographs; the tests read what it wrote and never run it.
 
-    /usr/bin/python3 imagecodec/testdata/gen.py /work/shared/data/images
+    /usr/bin/python3 imagecodec/testdata/gen.py ../shared/data/images
 
 Needs Debian's python3-pil (Pillow 9.4 on libjpeg-turbo 2.1.5), imagemagick,
 libjpeg-turbo-progs (cjpeg) and webp (cwebp). It writes, under the directory

@@ -26,8 +26,8 @@ import (
 // would split a cache line),
 // or, from arrays larger than the cache, with REP MOVSB from 2 KiB on CPUs
 // with fast string moves (ERMS), which the measurements preferred for rows
-// that large on the Zen 5. docs/design.md records the measurements behind
-// each choice.
+// that large on the Zen 5. docs/design.md gives the reason for each choice,
+// docs/performance.md the measurements.
 
 // PrefetchDistance is how far ahead of the copy, in bytes of the gathered
 // batch, the row kernel prefetches. 8 KiB was the best of none and 1 to 32 KiB
