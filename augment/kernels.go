@@ -61,7 +61,7 @@ func (s *hsimd) plan(a *axis, nout int) {
 		pending = -1
 	}
 	if pending >= 0 {
-		need = s.addPair(a, pending, pending, need) // both lanes compute the block
+		s.addPair(a, pending, pending, need) // both lanes compute the block
 	}
 	for j := 4 * (nvals / 4); j < nvals; j++ {
 		s.rest = append(s.rest, int32(j))
