@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/obskit/obskit/container"
@@ -37,6 +38,7 @@ type Pipeline struct {
 	size   image.Point     // the output's width and height
 	mu     sync.Mutex
 	free   []*scratch // the buffers of the calls not running, kept for the next ones
+	made   int        // the scratches made: free has room for all of them
 }
 
 // A geometry decides, per image, which part of the source becomes the
@@ -221,7 +223,9 @@ type scratch struct {
 // scratch takes a scratch from the free list, or makes one: there are as many
 // as calls ever ran at once. Unlike a sync.Pool's, they survive garbage
 // collections, so a steady loop allocates nothing whatever else the program
-// does.
+// does. Making one also makes room for it on the list, so that release never
+// allocates: the list would otherwise grow the first time every scratch is
+// back at once, which with two workers is the end of an epoch, any epoch.
 func (p *Pipeline) scratch() *scratch {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -230,10 +234,12 @@ func (p *Pipeline) scratch() *scratch {
 		p.free = p.free[:n-1]
 		return s
 	}
+	p.made++
+	p.free = slices.Grow(p.free, p.made)
 	return &scratch{}
 }
 
-// release puts s back on the free list.
+// release puts s back on the free list, which has room for it.
 func (p *Pipeline) release(s *scratch) {
 	p.mu.Lock()
 	p.free = append(p.free, s)

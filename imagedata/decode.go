@@ -357,6 +357,7 @@ type scratch struct {
 type freeList struct {
 	mu   sync.Mutex
 	free []*scratch
+	made int // the scratches made: free has room for all of them
 }
 
 func (f *freeList) get() *scratch {
@@ -367,6 +368,11 @@ func (f *freeList) get() *scratch {
 		f.free = f.free[:n-1]
 		return s
 	}
+	// Room for the new scratch on the list, so that put never allocates (it
+	// would grow the list the first time every scratch is back at once: with
+	// two workers, at the end of an epoch).
+	f.made++
+	f.free = slices.Grow(f.free, f.made)
 	return new(scratch)
 }
 

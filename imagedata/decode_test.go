@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -470,5 +471,78 @@ func TestDecodeAllocs(t *testing.T) {
 			t.Errorf("%s: a loop with 2 workers: %v allocations per batch, want 0", name, n)
 		}
 		stop()
+	}
+}
+
+// TestDecodeFirstEpochAllocs pins what BenchmarkLoader's allocs/batch-w2
+// measures: the first epoch with two workers of a container that ran serially
+// before, from its third batch to its last. The second scratch is made when
+// the workers first overlap, at the start; its free list once grew the first
+// time both scratches were back at once, at the epoch's last batch (0.2
+// allocations a batch in the benchmark). When the workers first overlap
+// depends on the scheduler, and the runtime allocates now and then on its own
+// (see augment's TestLoopAllocs), so the test fails when the first epochs of
+// three fresh containers all allocate.
+func TestDecodeFirstEpochAllocs(t *testing.T) {
+	if err := turbo.Available(); err != nil {
+		t.Skipf("libjpeg-turbo is not available (%v): the pure-Go decoder allocates its planes", err)
+	}
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	folder, err := OpenFolder("testdata/photos", FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := make([]int, 48)
+	for i := range idx {
+		idx[i] = i % 4
+	}
+	p := smallCrop(t, augment.CHW)
+	var counts []uint64
+	for range 3 {
+		data := Decode(subset.Of(folder, idx), p, testDecoder)
+		for range eachobs.Batches(data, 6, eachobs.Shuffle(1)) {
+		}
+		var m0, m1 runtime.MemStats
+		for b := range eachobs.Batches(data, 6, eachobs.Shuffle(1), eachobs.Workers(2)) {
+			switch b.Pos.Batch {
+			case 2:
+				runtime.ReadMemStats(&m0)
+			case b.Count - 1:
+				runtime.ReadMemStats(&m1)
+			}
+		}
+		if counts = append(counts, m1.Mallocs-m0.Mallocs); counts[len(counts)-1] == 0 {
+			return
+		}
+	}
+	t.Errorf("first epochs with 2 workers of three containers: %v allocations from the third batch to the last, want 0", counts)
+}
+
+// TestFreeListAllocs pins the free list of scratches: putting back the
+// scratches it made never allocates, however many are back at once.
+func TestFreeListAllocs(t *testing.T) {
+	for _, n := range []int{1, 2, 3} {
+		var counts []uint64
+		for range 3 { // the runtime's own allocations do not recur
+			var f freeList
+			held := make([]*scratch, n)
+			for i := range held {
+				held[i] = f.get()
+			}
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			for _, s := range held {
+				f.put(s)
+			}
+			runtime.ReadMemStats(&m1)
+			if counts = append(counts, m1.Mallocs-m0.Mallocs); counts[len(counts)-1] == 0 {
+				break
+			}
+		}
+		if !slices.Contains(counts, 0) {
+			t.Errorf("%d scratches put back: %v allocations in three tries, want 0", n, counts)
+		}
 	}
 }
