@@ -42,7 +42,11 @@
 // from the generator of (seed, epoch, i) that the loop hands it, so the
 // batches are the same with any number of workers and after a resume. Files
 // are read with system calls into reused buffers and records from the file's
-// mapping, so with libjpeg-turbo a loop allocates nothing per batch.
+// mapping, so with libjpeg-turbo a loop allocates nothing per batch once each
+// worker's buffers have grown to the largest image. The Go runtime allocates
+// on its own now and then, once and not per batch: a waiter for a contended
+// lock or channel on a processor whose cache of them is empty, a thread when
+// ReadMemStats restarts the world.
 //
 // # MXNet's ImageRecordIter
 //
