@@ -184,8 +184,7 @@ func (c *Cipher) decrypt(v uint64) uint64 {
 func (c *Cipher) encrypt4(dst []int, start uint64) {
 	sl, sh, sb := 64-c.lo, 64-c.hi, c.lo
 	m := c.loMask
-	var keys [maxRounds]uint64 // a copy on the stack: the race detector leaves it alone
-	keys = c.keys
+	keys := c.keys // a copy on the stack: the race detector leaves it alone
 	k := keys[:c.rounds]
 	j := 0
 	for ; j+4 <= len(dst); j += 4 {

@@ -91,34 +91,12 @@ func sharesMemory[E arraycontainer.Number](view, batch *arraycontainer.Array[E],
 		view.Equal(batch.ObsRange(lo, lo+view.Nobs()))
 }
 
-// naiveEpoch cuts an epoch visiting order into batches of size under policy
-// ("keep", "drop", "pad", "pad-with"), with the indices of every batch and its
-// real count. Padding slots repeat the order from its start, or hold -1.
-func naiveEpoch(order []int, size int, policy string) (batches [][]int, reals []int) {
-	for lo := 0; lo < len(order); lo += size {
-		hi := min(lo+size, len(order))
-		if hi-lo < size && policy == "drop" {
-			break
-		}
-		b := append([]int(nil), order[lo:hi]...)
-		reals = append(reals, len(b))
-		for j := 0; len(b) < size && (policy == "pad" || policy == "pad-with"); j++ {
-			if policy == "pad" {
-				b = append(b, order[j%len(order)])
-			} else {
-				b = append(b, -1)
-			}
-		}
-		batches = append(batches, b)
-	}
-	return batches, reals
-}
-
 // TestProperty runs providers with random sizes, orders, partitions, tails,
 // prefetching and workers over sources of several layouts and element types,
-// and checks every batch against a naive reference: the indices of each batch
-// come from rand.NewPCG(seed, epoch)'s permutation (or the data order) cut into
-// batches; every source's batch holds the observations its indices name;
+// and checks every batch against a reference: the indices, positions and
+// counts of each batch are those of package eachobs's loop with the same order,
+// part and tail over the indices themselves; every source's batch holds the
+// observations its indices name;
 // padding holds each source's own constant (index -1) or the repeated
 // observation.
 func TestProperty(t *testing.T) {
