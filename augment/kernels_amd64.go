@@ -2,25 +2,12 @@
 
 package augment
 
-// useAVX2 reports that the processor and the operating system support AVX2:
-// CPUID leaf 7's AVX2 bit, and leaf 1's OSXSAVE with XGETBV enabling the
-// XMM and YMM state.
-var useAVX2 = func() bool {
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if eax, _ := xgetbv(); eax&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}()
+import "github.com/obskit/obskit/internal/gather"
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv() (eax, edx uint32)
+// useAVX2 reports that the processor and the operating system support AVX2
+// (internal/gather's check, shared by the module's AVX2 kernels); tests switch
+// it off to run the Go loops.
+var useAVX2 = gather.HasAVX2()
 
 // hrowAVX2 computes npairs pairs of blocks of a horizontal pass (see hsimd).
 //

@@ -42,6 +42,10 @@ var hasAVX2 = func() bool {
 	return ebx7&(1<<5) != 0
 }()
 
+// HasAVX2 reports whether the CPU has AVX2 and the operating system saves the
+// YMM registers: the check every AVX2 kernel of the module shares.
+func HasAVX2() bool { return hasAVX2 }
+
 // cacheSize is the size in bytes of the CPU's largest cache, from CPUID's
 // deterministic cache parameters (leaf 4 on Intel, 0x8000001D on AMD), or 0
 // where the CPU does not say.

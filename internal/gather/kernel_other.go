@@ -23,3 +23,6 @@ func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist,
 }
 
 func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int) {}
+
+// HasAVX2 reports false: no AVX2 kernel is built here.
+func HasAVX2() bool { return false }
