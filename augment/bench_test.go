@@ -15,10 +15,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/augment"
@@ -27,6 +25,7 @@ import (
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
+	"github.com/obskit/obskit/internal/cputime"
 )
 
 // BenchmarkImages is issue 16's speed comparison. An ImageNet-like set is
@@ -249,25 +248,12 @@ func (d *timedDecoder) Decode(dst *imagecodec.RGB, name string, data []byte, req
 	return img, scale, err
 }
 
-// processCPU is the CPU time of the process, all threads.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+// processCPU is the process's CPU time, all threads.
+func processCPU() time.Duration { d, _ := cputime.Process(); return d }
 
 // threadCPU is the CPU time of the calling thread; the caller stays on its
 // thread in between (a decoder call does not move).
-func threadCPU() time.Duration {
-	var ts syscall.Timespec
-	const clockThreadCPUTime = 3 // CLOCK_THREAD_CPUTIME_ID
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		panic(e)
-	}
-	return time.Duration(ts.Nano())
-}
+func threadCPU() time.Duration { d, _ := cputime.Thread(); return d }
 
 // torchvisionSides starts testdata/torchvision_peer.py on the set written as
 // an ImageFolder and returns its sides, or none (the reason logged) when

@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +30,7 @@ import (
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
+	"github.com/obskit/obskit/internal/cputime"
 	"github.com/obskit/obskit/recordio"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -252,14 +252,8 @@ func decodeOnly(name string, files *imagedata.Files, parts [loaderParts][]int, d
 	}}
 }
 
-// processCPU is the CPU time of the process, all threads.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+// processCPU is the process's CPU time, all threads.
+func processCPU() time.Duration { d, _ := cputime.Process(); return d }
 
 // torchvisionSides starts augment's torchvision peer on the ImageFolder at
 // root and returns its sides, or none (the reason logged) when PYTHON has no

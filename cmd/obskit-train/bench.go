@@ -13,7 +13,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/gomlx"
 	"github.com/obskit/obskit/index"
+	"github.com/obskit/obskit/internal/cputime"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
 )
@@ -49,14 +49,9 @@ func (s side) waitShare() float64 { return s.WaitS / s.Seconds }
 // clock also counts the time other processes held the cores.
 func (s side) perCPU() float64 { return s.SamplesPerS * s.Seconds / s.CPUSeconds }
 
-// cpuTime is the CPU time (user and system) the process has used so far.
-func cpuTime() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
+// cpuTime is the CPU time (user and system) the process has used so far, in
+// seconds.
+func cpuTime() float64 { d, _ := cputime.Process(); return d.Seconds() }
 
 // bench trains the demo's model on all the digits, plain, with the chosen
 // rate, once with GoMLX through the adapter and once with PyTorch's DataLoader

@@ -11,6 +11,7 @@ import (
 
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagedata"
+	"github.com/obskit/obskit/internal/cputime"
 )
 
 func init() {
@@ -67,7 +68,7 @@ type benchResult struct {
 func measure(what string, min time.Duration, pass func() int) benchResult {
 	pass()
 	runtime.GC()
-	c0, cpuOK := cpuTime()
+	c0, cpuOK := cputime.Process()
 	t0 := time.Now()
 	n := 0
 	for n == 0 || time.Since(t0) < min {
@@ -75,7 +76,7 @@ func measure(what string, min time.Duration, pass func() int) benchResult {
 	}
 	wall := time.Since(t0)
 	r := benchResult{What: what, Images: n, Seconds: wall.Seconds(), PerSecond: float64(n) / wall.Seconds()}
-	if c1, ok := cpuTime(); ok && cpuOK {
+	if c1, ok := cputime.Process(); ok && cpuOK {
 		cpu := (c1 - c0).Seconds()
 		per := float64(n) / cpu
 		r.CPUSeconds, r.PerCPU = &cpu, &per

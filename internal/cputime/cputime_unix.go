@@ -1,15 +1,15 @@
 //go:build unix
 
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time the process has used, user and system, all
-// threads, and whether it could tell.
-func cpuTime() (time.Duration, bool) {
+// Process returns the CPU time the process has used so far, user and system,
+// all threads, and whether the system could tell.
+func Process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0, false

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package turbo_test
-
-import "time"
-
-// cpuTime is not measured here: the CPU figures read 0.
-func cpuTime() time.Duration { return 0 }
