@@ -74,9 +74,9 @@ func shuffled(n int) []int { return rand.New(rand.NewPCG(42, uint64(n))).Perm(n)
 func permBatches(n int) [][]int { return cutBatches(shuffled(n), BatchSize) }
 
 // A side is one of the operations a benchmark alternates: run does one pass
-// (an epoch of shuffled batches, a split), or cachePasses passes if warm, and
-// returns the time of its fastest pass; a pass moves amount bytes (or
-// observations).
+// (an epoch of shuffled batches, a split), or a turn of passes (cacheTurn) if
+// warm, and returns the time of its fastest pass; a pass moves amount bytes
+// (or observations).
 type side struct {
 	name   string
 	amount int64
@@ -96,34 +96,46 @@ func wallTimed(name string, amount int64, f func()) side {
 	return clocked(name, amount, f, func() time.Duration { return time.Since(start) })
 }
 
-// cachePasses is the number of passes a side runs in a turn over a
-// cache-resident array, the fastest of which is its figure: the sides
-// alternate arrays (a peer's, the relaid copy), and it takes passes for an
-// array to be back in the cache. On the Zen 3 VM an 8 MB array that another
-// had displaced gathered at 13-17 GB/s on the pass after one untimed pass,
-// 16-23 after two and 25-31 after four, the speed of the kit's loop alone
-// (26-31). A rule that stopped warming when a pass was no faster than the
-// one before left the kit, which followed the peers, at half the speed of C
-// in the same benchmark; with 8 passes a turn it ran at 0.93-1.03 of it.
-const cachePasses = 8
+// cacheTurn is how long a side's turn lasts over a cache-resident array: its
+// passes run until their times add up to it, and the fastest is its figure.
+// A user's loop runs alone and its array stays in the cache; the suite's sides
+// take turns, and each finds its array displaced by the others' (a peer's
+// copy, the relaid copy, NumPy's new batches). On the Zen 3 VM the first pass
+// after a turn of the peers gathered an 8 MiB array at 6-7 GB/s, the speed of
+// memory, and the passes only came back to the loop-alone speed (25-33 GB/s)
+// after 300-500 ms of passes, on the suite's side as in a fresh plain loop;
+// turns of 8 passes (2-5 ms) left the suite's kit at 0.62-0.74 of the plain
+// loop (BenchmarkPlain) and its ratios to the peers to which side ran before.
+const cacheTurn = 500 * time.Millisecond
 
 func clocked(name string, amount int64, f func(), now func() time.Duration) side {
 	return side{name, amount, func(warm bool) time.Duration {
-		best := time.Duration(1 << 62)
-		for range map[bool]int{true: cachePasses, false: 1}[warm] {
+		return turn(warm, func() time.Duration {
 			t := now()
 			f()
-			best = min(best, now()-t)
-		}
-		return best
+			return now() - t
+		})
 	}}
+}
+
+// turn runs pass once, or with warm until the passes' times add up to
+// cacheTurn, and returns the fastest pass's time.
+func turn(warm bool, pass func() time.Duration) time.Duration {
+	best, spent := time.Duration(1<<62), time.Duration(0)
+	for {
+		t := pass()
+		best, spent = min(best, t), spent+t
+		if !warm || spent >= cacheTurn {
+			return best
+		}
+	}
 }
 
 // paired runs a pass of every side per iteration, rotating which goes first,
 // so that load from other processes hits them alike and the ratios come from
 // one run; each side runs its whole pass, as a user's loop does, so that what
 // one side leaves in the caches is the other sides' only at their turn. With
-// warm (cache-resident data) a side's turn is cachePasses passes, and its
+// warm (cache-resident data) a side's turn is cacheTurn of passes, and its
 // time the fastest.
 //
 // A side's figure is its fastest pass: on a machine shared with other work a
@@ -244,7 +256,8 @@ func (p *pyPeers) sides(b testing.TB, amount int64, workload string, sizes map[s
 	for _, name := range set.Sides {
 		out = append(out, side{name, amount, func(warm bool) time.Duration {
 			var r struct{ Seconds float64 }
-			if err := p.call(map[string]any{"cmd": "run", "side": name, "warm": warm}, &r); err != nil {
+			turn := map[bool]float64{true: cacheTurn.Seconds()}[warm]
+			if err := p.call(map[string]any{"cmd": "run", "side": name, "turn": turn}, &r); err != nil {
 				b.Fatal(err)
 			}
 			return time.Duration(r.Seconds * 1e9)
@@ -254,7 +267,8 @@ func (p *pyPeers) sides(b testing.TB, amount int64, workload string, sizes map[s
 }
 
 // TestPeers runs every side of every workload of peers.py once, on small
-// arrays: the protocol and the Python code of the comparison.
+// arrays, and one side for a whole turn: the protocol and the Python code of
+// the comparison.
 func TestPeers(t *testing.T) {
 	interp := cmp.Or(os.Getenv("OBSKIT_PYTHON"), "/usr/bin/python3")
 	if err := exec.Command(interp, "-c", "import numpy").Run(); err != nil {
@@ -274,8 +288,8 @@ func TestPeers(t *testing.T) {
 		if len(sides) == 0 && !strings.HasPrefix(name, "split") && name != "kfold" {
 			t.Errorf("peers.py offers no side for %s", name)
 		}
-		for _, s := range sides {
-			if d := s.run(true); d <= 0 {
+		for i, s := range sides {
+			if d := s.run(name == "gather/first" && i == 0); d <= 0 {
 				t.Errorf("%s: side %s took %v", name, s.name, d)
 			}
 		}

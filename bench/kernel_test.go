@@ -148,11 +148,7 @@ func BenchmarkKernel(b *testing.B) {
 				return t
 			}
 			paired(b, "MB/s", warm, kitRows("kit", src, 0, n, bs, amount, dst), side{"batchwise", amount, func(warm bool) time.Duration {
-				best := batchwise()
-				for i := 1; warm && i < cachePasses; i++ {
-					best = min(best, batchwise())
-				}
-				return best
+				return turn(warm, batchwise)
 			}})
 		})
 		b.Run(r.name+"/place", func(b *testing.B) {
