@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/obskit/obskit/bench/internal/cref"
 	"github.com/obskit/obskit/internal/gather"
@@ -42,8 +43,8 @@ func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, d
 
 // BenchmarkKernel measures where a shuffled gather's time goes on the machine
 // at hand, in each regime: rows copied from random places of a source of the
-// regime's size (cache: half the last-level cache; dram: at least four times
-// it) into batches of about 400 KB, a pass every batch of a permutation of
+// regime's size (cache: a quarter of the last-level cache; dram: at least
+// four times it) into batches of about 400 KB, a pass every batch of a permutation of
 // the source's rows, the kernel (gather.Gather on bytes, the first side)
 // alternating with its alternatives:
 //
@@ -63,7 +64,14 @@ func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, d
 //     kernel's loop alone;
 //   - place: the destination 4 and 32 bytes off a cache line, the source rows
 //     4 bytes off ("src+4"), and the source in the Go heap's 4 KiB pages
-//     instead of huge pages ("4k").
+//     instead of huge pages ("4k");
+//   - last: the observation-last gather of the source as float32 stored
+//     [784 rows], 32 batches of 128 picks a pass, the kernel (its column loop)
+//     against C loops going row by row without prefetch ("none"), prefetching
+//     each pick one and two rows ahead beside it ("next", "ahead2"),
+//     prefetching all of the next row's picks before each row ("burst": the
+//     kernel's way before issue 15), and pick by pick down the rows
+//     ("pickwise": PyTorch's index_select(dim=1)).
 func BenchmarkKernel(b *testing.B) {
 	for _, r := range regimes {
 		src := hugemem.Make[byte](r.rows(rowBatch/BatchSize) * rowBatch / BatchSize)
@@ -161,6 +169,34 @@ func BenchmarkKernel(b *testing.B) {
 				kitRows("dst+32", src, 0, n, bs, amount, off[32:]),
 				kitRows("src+4", src, 4, n, rowBatches(len(src)-4, n), amount, off[:rowBatch]),
 				kitRows("4k", small, 0, n, bs, amount, off[:rowBatch]))
+		})
+		b.Run(r.name+"/last", func(b *testing.B) {
+			if !cref.Available {
+				b.Skip("the alternatives are C loops: built without cgo")
+			}
+			rows := len(src) / 4 / Width
+			el := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), rows*Width)
+			bs := permBatches(rows)
+			bs = bs[:min(lastPass, len(bs))]
+			amount := int64(len(bs) * rowBatch)
+			dst := make([]uint32, BatchSize*Width)
+			sides := []side{timed("kit", amount, func() {
+				for _, idx := range bs {
+					gather.Gather(dst, el, []int{Width, rows}, []int{rows, 1}, 0, 1, idx)
+				}
+			})}
+			for _, c := range []struct {
+				name  string
+				ahead int
+				o     cref.ColumnOrder
+			}{{"none", 0, cref.RowByRow}, {"next", 1, cref.RowByRow}, {"ahead2", 2, cref.RowByRow}, {"burst", 0, cref.RowBurst}, {"pickwise", 0, cref.PickByPick}} {
+				sides = append(sides, timed(c.name, amount, func() {
+					for _, idx := range bs {
+						cref.Columns(dst, el, rows, idx, c.ahead, c.o)
+					}
+				}))
+			}
+			paired(b, "MB/s", warm, sides...)
 		})
 	}
 }

@@ -319,3 +319,60 @@ func TestEqualNaN(t *testing.T) {
 		t.Error("Equal of two empty layouts = false")
 	}
 }
+
+// TestColumnSizes checks the observation-last gather (one element per
+// observation: the column kernel) for every element size, against one
+// element at a time: rows of unit stride and of other strides (a transposed
+// view, a negative stride), each part of the indices (GatherPart), indices
+// with repeats and runs.
+func TestColumnSizes(t *testing.T) {
+	t.Run("int8", columnSizes[int8])
+	t.Run("uint16", columnSizes[uint16])
+	t.Run("float32", columnSizes[float32])
+	t.Run("float64", columnSizes[float64])
+}
+
+func columnSizes[E Elem](t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const rows, n = 7, 300
+	src := make([]E, rows*n+3)
+	for i := range src {
+		src[i] = E(rng.IntN(120))
+	}
+	for _, l := range []struct {
+		name    string
+		strides []int
+		offset  int
+	}{
+		{"unit", []int{n, 1}, 0},
+		{"offset", []int{n, 1}, 3},
+		{"transposed", []int{1, rows}, 0},
+		{"reversed", []int{n, -1}, n - 1},
+	} {
+		for _, idx := range [][]int{rng.Perm(n)[:128], {5, 5, 5, 0, n - 1}, {7, 8, 9, 10, 11, 12, 40, 41, 42, 43}, {}} {
+			want := make([]E, rows*len(idx))
+			for f := range rows {
+				for j, i := range idx {
+					want[f*len(idx)+j] = src[l.offset+f*l.strides[0]+i*l.strides[1]]
+				}
+			}
+			got := make([]E, len(want))
+			Gather(got, src, []int{rows, n}, l.strides, l.offset, 1, idx)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s, %d indices: Gather = %v, want %v", l.name, len(idx), got, want)
+			}
+			for _, part := range [][2]int{{0, len(idx) / 2}, {len(idx) / 2, len(idx)}} {
+				clear(got)
+				GatherPart(got, src, []int{rows, n}, l.strides, l.offset, 1, idx, part[0], part[1])
+				for f := range rows {
+					for j := range idx {
+						in := j >= part[0] && j < part[1]
+						if g, w := got[f*len(idx)+j], want[f*len(idx)+j]; in && g != w || !in && g != 0 {
+							t.Fatalf("%s, part %v: element (%d, %d) = %v, want %v", l.name, part, f, j, g, map[bool]E{true: w}[in])
+						}
+					}
+				}
+			}
+		}
+	}
+}

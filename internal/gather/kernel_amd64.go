@@ -17,6 +17,17 @@ const hasKernel = true
 //go:noescape
 func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
 
+// hasColumn reports whether columnAsm is the assembly's.
+const hasColumn = true
+
+// columnAsm copies count elements of size bytes (1, 2, 4 or 8), element j
+// from src+off+idx[j]*scale to dst+j*size, and beside each prefetches
+// src+next+idx[j]*scale: one outer position of an observation-last gather
+// while the next one's picks are requested.
+//
+//go:noescape
+func columnAsm(dst, src unsafe.Pointer, off, next, scale int, idx *int, count, size int)
+
 // prefetchPicksAsm prefetches src+off+idx[j]*scale for j < count.
 //
 //go:noescape

@@ -215,6 +215,195 @@ done:
 ret:
 	RET
 
+// func columnAsm(dst, src unsafe.Pointer, off, next, scale int, idx *int, count, size int)
+//
+// Registers: DI destination, R8 src+off (the picks), R9 src+next (the picks
+// prefetched), R10 scale, R11 idx, CX count, BX the pick (j), AX and DX the
+// picks' offsets, then their elements. Where the scale is the element size
+// (rows of unit stride, the usual observation-last array) the offsets are
+// scaled in the addressing and two picks go per iteration: fewer
+// instructions per pick leave room in the reorder buffer for more loads in
+// flight, which is what a gather of random lines waits on.
+TEXT ·columnAsm(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), R8
+	MOVQ R8, R9
+	ADDQ off+16(FP), R8
+	ADDQ next+24(FP), R9
+	MOVQ scale+32(FP), R10
+	MOVQ idx+40(FP), R11
+	MOVQ count+48(FP), CX
+	MOVQ size+56(FP), R12
+	XORQ BX, BX
+	TESTQ CX, CX
+	JLE  picked
+	MOVQ CX, R13
+	ANDQ $-2, R13 // the picks that go in pairs
+	CMPQ R12, $1
+	JNE  not1
+	CMPQ R10, $1
+	JEQ  unit1
+	JMP  pick1
+not1:
+	CMPQ R12, $2
+	JNE  not2
+	CMPQ R10, $2
+	JEQ  unit2
+	JMP  pick2
+not2:
+	CMPQ R12, $4
+	JNE  not4
+	CMPQ R10, $4
+	JEQ  unit4
+	JMP  pick4
+not4:
+	CMPQ R12, $8
+	JNE  not8
+	CMPQ R10, $8
+	JEQ  unit8
+	JMP  pick8
+not8:
+	RET
+
+unit1:
+	CMPQ BX, R13
+	JGE  unit1tail
+	MOVQ (R11)(BX*8), AX
+	MOVQ 8(R11)(BX*8), DX
+	PREFETCHT0 (R9)(AX*1)
+	PREFETCHT0 (R9)(DX*1)
+	MOVBLZX (R8)(AX*1), AX
+	MOVBLZX (R8)(DX*1), DX
+	MOVB AX, (DI)(BX*1)
+	MOVB DX, 1(DI)(BX*1)
+	ADDQ $2, BX
+	JMP  unit1
+
+unit1tail:
+	CMPQ BX, CX
+	JGE  picked
+	MOVQ (R11)(BX*8), AX
+	PREFETCHT0 (R9)(AX*1)
+	MOVBLZX (R8)(AX*1), AX
+	MOVB AX, (DI)(BX*1)
+	RET
+
+pick1:
+	MOVQ  (R11)(BX*8), AX
+	IMULQ R10, AX
+	PREFETCHT0 (R9)(AX*1)
+	MOVBLZX (R8)(AX*1), AX
+	MOVB AX, (DI)(BX*1)
+	INCQ  BX
+	CMPQ  BX, CX
+	JLT   pick1
+	RET
+
+unit2:
+	CMPQ BX, R13
+	JGE  unit2tail
+	MOVQ (R11)(BX*8), AX
+	MOVQ 8(R11)(BX*8), DX
+	PREFETCHT0 (R9)(AX*2)
+	PREFETCHT0 (R9)(DX*2)
+	MOVWLZX (R8)(AX*2), AX
+	MOVWLZX (R8)(DX*2), DX
+	MOVW AX, (DI)(BX*2)
+	MOVW DX, 2(DI)(BX*2)
+	ADDQ $2, BX
+	JMP  unit2
+
+unit2tail:
+	CMPQ BX, CX
+	JGE  picked
+	MOVQ (R11)(BX*8), AX
+	PREFETCHT0 (R9)(AX*2)
+	MOVWLZX (R8)(AX*2), AX
+	MOVW AX, (DI)(BX*2)
+	RET
+
+pick2:
+	MOVQ  (R11)(BX*8), AX
+	IMULQ R10, AX
+	PREFETCHT0 (R9)(AX*1)
+	MOVWLZX (R8)(AX*1), AX
+	MOVW AX, (DI)(BX*2)
+	INCQ  BX
+	CMPQ  BX, CX
+	JLT   pick2
+	RET
+
+unit4:
+	CMPQ BX, R13
+	JGE  unit4tail
+	MOVQ (R11)(BX*8), AX
+	MOVQ 8(R11)(BX*8), DX
+	PREFETCHT0 (R9)(AX*4)
+	PREFETCHT0 (R9)(DX*4)
+	MOVL (R8)(AX*4), AX
+	MOVL (R8)(DX*4), DX
+	MOVL AX, (DI)(BX*4)
+	MOVL DX, 4(DI)(BX*4)
+	ADDQ $2, BX
+	JMP  unit4
+
+unit4tail:
+	CMPQ BX, CX
+	JGE  picked
+	MOVQ (R11)(BX*8), AX
+	PREFETCHT0 (R9)(AX*4)
+	MOVL (R8)(AX*4), AX
+	MOVL AX, (DI)(BX*4)
+	RET
+
+pick4:
+	MOVQ  (R11)(BX*8), AX
+	IMULQ R10, AX
+	PREFETCHT0 (R9)(AX*1)
+	MOVL (R8)(AX*1), AX
+	MOVL AX, (DI)(BX*4)
+	INCQ  BX
+	CMPQ  BX, CX
+	JLT   pick4
+	RET
+
+unit8:
+	CMPQ BX, R13
+	JGE  unit8tail
+	MOVQ (R11)(BX*8), AX
+	MOVQ 8(R11)(BX*8), DX
+	PREFETCHT0 (R9)(AX*8)
+	PREFETCHT0 (R9)(DX*8)
+	MOVQ (R8)(AX*8), AX
+	MOVQ (R8)(DX*8), DX
+	MOVQ AX, (DI)(BX*8)
+	MOVQ DX, 8(DI)(BX*8)
+	ADDQ $2, BX
+	JMP  unit8
+
+unit8tail:
+	CMPQ BX, CX
+	JGE  picked
+	MOVQ (R11)(BX*8), AX
+	PREFETCHT0 (R9)(AX*8)
+	MOVQ (R8)(AX*8), AX
+	MOVQ AX, (DI)(BX*8)
+	RET
+
+pick8:
+	MOVQ  (R11)(BX*8), AX
+	IMULQ R10, AX
+	PREFETCHT0 (R9)(AX*1)
+	MOVQ (R8)(AX*1), AX
+	MOVQ AX, (DI)(BX*8)
+	INCQ  BX
+	CMPQ  BX, CX
+	JLT   pick8
+	RET
+
+picked:
+	RET
+
 // func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)
 TEXT ·prefetchPicksAsm(SB), NOSPLIT, $0-40
 	MOVQ src+0(FP), R8

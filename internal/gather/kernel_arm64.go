@@ -16,6 +16,14 @@ const hasKernel = true
 //go:noescape
 func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
 
+// hasColumn reports whether columnAsm is the assembly's: not on this build,
+// where an observation-last gather picks with Go's loop (column).
+const hasColumn = false
+
+func columnAsm(dst, src unsafe.Pointer, off, next, scale int, idx *int, count, size int) {
+	panic("obskit/internal/gather: no column kernel on this build")
+}
+
 // prefetchPicksAsm prefetches src+off+idx[j]*scale for j < count.
 //
 //go:noescape

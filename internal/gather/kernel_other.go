@@ -22,6 +22,14 @@ func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist,
 	panic("obskit/internal/gather: no row kernel on this build")
 }
 
+// hasColumn reports whether columnAsm is the assembly's: not on this build,
+// where an observation-last gather picks with Go's loop (column).
+const hasColumn = false
+
+func columnAsm(dst, src unsafe.Pointer, off, next, scale int, idx *int, count, size int) {
+	panic("obskit/internal/gather: no column kernel on this build")
+}
+
 func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int) {}
 
 // HasAVX2 reports false: no AVX2 kernel is built here.

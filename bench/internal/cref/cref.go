@@ -97,6 +97,40 @@ static void cursor(char *dst, const char *src, size_t n, ptrdiff_t stride,
 		f(dst + j * n, src + idx[j] * stride, n);
 	}
 }
+
+// columns gathers the 4-byte elements row[idx[j]] of each of width rows of
+// rows elements of src into dst[f*count + j] (the observation-last gather).
+// mode 0 goes row by row and, with ahead > 0, prefetches beside each pick the
+// same pick ahead rows further on; mode 1 goes row by row and prefetches all
+// the picks of the next row before copying the current one; mode 2 goes pick
+// by pick down the rows (PyTorch's index_select(dim=1) loop order).
+static void columns(uint32_t *dst, const uint32_t *src, long rows, long width,
+                    const long long *idx, long count, long ahead, int mode) {
+	if (mode == 2) {
+		for (long j = 0; j < count; j++)
+			for (long f = 0; f < width; f++)
+				dst[f * count + j] = src[f * rows + idx[j]];
+		return;
+	}
+	for (long f = 0; f < width; f++) {
+		const uint32_t *row = src + f * rows;
+		uint32_t *d = dst + f * count;
+		if (mode == 1 && f + 1 < width) {
+			for (long j = 0; j < count; j++)
+				__builtin_prefetch(row + rows + idx[j]);
+		}
+		if (ahead > 0 && f + ahead < width) {
+			const uint32_t *pre = row + ahead * rows;
+			for (long j = 0; j < count; j++) {
+				__builtin_prefetch(pre + idx[j]);
+				d[j] = row[idx[j]];
+			}
+		} else {
+			for (long j = 0; j < count; j++)
+				d[j] = row[idx[j]];
+		}
+	}
+}
 */
 import "C"
 
@@ -127,6 +161,34 @@ func Cursor(dst, src []byte, n, stride int, idx []int, dist int, r Routine) {
 	if a, ok := args(dst, src, n, stride, idx); ok {
 		C.cursor(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(dist), C.int(r))
 	}
+}
+
+// A ColumnOrder is how [Columns] walks an observation-last gather.
+type ColumnOrder int
+
+const (
+	RowByRow   ColumnOrder = iota // row by row, prefetching each pick some rows ahead beside it
+	RowBurst                      // row by row, prefetching the next row's picks before each row
+	PickByPick                    // pick by pick down the rows (PyTorch's index_select(dim=1))
+)
+
+// Columns gathers observation-last 4-byte elements, dst[f*len(idx)+j] =
+// src[f*rows+idx[j]] for each of the len(src)/rows rows f, in order o; with
+// RowByRow and ahead > 0 it prefetches each pick ahead rows further on. It
+// panics unless dst holds len(src)/rows*len(idx) elements and every index is
+// below rows.
+func Columns(dst, src []uint32, rows int, idx []int, ahead int, o ColumnOrder) {
+	width := len(src) / rows
+	if len(dst) != width*len(idx) {
+		panic("obskit/bench/internal/cref: Columns: dst does not hold the batch")
+	}
+	for _, i := range idx {
+		if i < 0 || i >= rows {
+			panic("obskit/bench/internal/cref: Columns: index out of range")
+		}
+	}
+	C.columns((*C.uint32_t)(unsafe.SliceData(dst)), (*C.uint32_t)(unsafe.SliceData(src)), C.long(rows), C.long(width),
+		(*C.longlong)(unsafe.Pointer(unsafe.SliceData(idx))), C.long(len(idx)), C.long(ahead), C.int(o))
 }
 
 // cArgs are the arguments the C functions share.

@@ -67,3 +67,36 @@ func TestCheck(t *testing.T) {
 		}()
 	}
 }
+
+// Every order of the observation-last gather writes what one element at a
+// time writes.
+func TestColumns(t *testing.T) {
+	if !Available {
+		t.Skip("the C reference needs cgo: built with CGO_ENABLED=0 or without a C compiler")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const rows, width = 300, 9
+	src := make([]uint32, rows*width)
+	for i := range src {
+		src[i] = rng.Uint32()
+	}
+	idx := append(rng.Perm(rows)[:100], 7, 7, 0, rows-1)
+	want := make([]uint32, width*len(idx))
+	for f := range width {
+		for j, i := range idx {
+			want[f*len(idx)+j] = src[f*rows+i]
+		}
+	}
+	for _, c := range []struct {
+		ahead int
+		o     ColumnOrder
+	}{{0, RowByRow}, {1, RowByRow}, {4, RowByRow}, {0, RowBurst}, {0, PickByPick}} {
+		got := make([]uint32, len(want))
+		Columns(got, src, rows, idx, c.ahead, c.o)
+		for k := range got {
+			if got[k] != want[k] {
+				t.Fatalf("Columns(ahead %d, order %d): element %d = %d, want %d", c.ahead, c.o, k, got[k], want[k])
+			}
+		}
+	}
+}
