@@ -128,12 +128,11 @@ func column[E any](d, src []E, base, sa int, idx []int) {
 // loop, which prefetches src[next+idx[j]*sa] beside each pick. The caller has
 // checked the picks against src (picks.inBounds).
 //
-// Measured on the Zen 3 VM of docs/performance.md (bench's
-// BenchmarkKernel/<regime>/last), prefetching each pick of the next row beside
-// the current one gathered 784 x 128 float32 picks 1.2-1.3x faster than no
-// prefetch from an array in the cache and from one in memory, while
-// requesting all of the next row's picks before copying the current row (the
-// kernel's way before) was slower than no prefetch in both.
+// On the Zen 3 VM of docs/performance.md (bench's BenchmarkKernel/<regime>/last)
+// it gathered 784 x 128 float32 picks 1.5-2x faster than the same loop
+// without prefetch, from an array in the cache and from one in memory, and
+// faster than requesting all of the next row's picks before each row (the
+// kernel's way before), which was no better than no prefetch.
 func pickColumn[E Elem](d, src []E, base, next, sa int, idx []int) {
 	if len(idx) == 0 {
 		return
