@@ -185,7 +185,8 @@ func prefetchPicks[E any](src []E, base, sa int, idx []int) {
 // benchmark report: "amd64 assembly; 32-byte moves (AVX2, stores aligned from
 // 256-byte rows), REP MOVSB from 2 KiB rows (ERMS) of arrays larger than the
 // cache; prefetching 8 KiB ahead along the gathered rows from arrays larger
-// than the 32 MiB cache", or the pure-Go loop.
+// than the 32 MiB cache; observation-last picks prefetched a row ahead", or
+// the pure-Go loop.
 func Describe() string {
 	if !hasKernel {
 		return "copy() per row, no prefetch (pure Go: the purego tag or an architecture without the assembly kernel)"
@@ -200,6 +201,9 @@ func Describe() string {
 	s += fmt.Sprintf("; prefetching %d KiB ahead along the gathered rows", PrefetchDistance>>10)
 	if cacheSize > 0 {
 		s += fmt.Sprintf(" from arrays larger than the %d MiB cache", cacheSize>>20)
+	}
+	if hasColumn {
+		s += "; observation-last picks prefetched a row ahead"
 	}
 	return s
 }
