@@ -117,6 +117,15 @@ const cacheTurn = 500 * time.Millisecond
 // others of the same process).
 const cacheRounds = 3
 
+// minRounds is the number of rounds a benchmark runs at least, while its
+// rounds take less than roundsBudget in all: b.Loop stops after a second,
+// which left the DRAM gathers, whose rounds the peers make long, two or three
+// passes of each side to take the fastest of.
+const (
+	minRounds    = 5
+	roundsBudget = 10 * time.Second
+)
+
 func clocked(name string, amount int64, f func(), now func() time.Duration) side {
 	return side{name, amount, func(warm bool) time.Duration {
 		return turn(warm, func() time.Duration {
@@ -146,6 +155,7 @@ func turn(warm bool, pass func() time.Duration) time.Duration {
 // one side leaves in the caches is the other sides' only at their turn. With
 // warm (cache-resident data) a side's turn is cacheTurn of passes, an
 // iteration is cacheRounds rounds of turns, and its time the fastest pass.
+// Rounds go on after b.Loop's to minRounds within roundsBudget.
 //
 // A side's figure is its fastest pass: on a machine shared with other work a
 // pass that other processes interrupted is slower than the code, never
@@ -164,25 +174,31 @@ func paired(b *testing.B, unit string, warm bool, sides ...side) []time.Duration
 	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
 	var kitAllocs uint64
 	k := 0
-	rounds := map[bool]int{true: cacheRounds, false: 1}[warm]
-	for b.Loop() {
-		for range rounds {
-			for j := range sides {
-				i := (k + j) % len(sides)
-				if i == 0 {
-					metrics.Read(allocs)
-					kitAllocs -= allocs[0].Value.Uint64()
-				}
-				if t := sides[i].run(warm); k == 0 || t < best[i] {
-					best[i] = t
-				}
-				if i == 0 {
-					metrics.Read(allocs)
-					kitAllocs += allocs[0].Value.Uint64()
-				}
+	round := func() {
+		for j := range sides {
+			i := (k + j) % len(sides)
+			if i == 0 {
+				metrics.Read(allocs)
+				kitAllocs -= allocs[0].Value.Uint64()
 			}
-			k++
+			if t := sides[i].run(warm); k == 0 || t < best[i] {
+				best[i] = t
+			}
+			if i == 0 {
+				metrics.Read(allocs)
+				kitAllocs += allocs[0].Value.Uint64()
+			}
 		}
+		k++
+	}
+	start := time.Now()
+	for b.Loop() {
+		for range map[bool]int{true: cacheRounds, false: 1}[warm] {
+			round()
+		}
+	}
+	for k < minRounds && time.Since(start) < roundsBudget {
+		round()
 	}
 	for i, s := range sides {
 		if s.amount > 0 {
