@@ -129,10 +129,10 @@ func column[E any](d, src []E, base, sa int, idx []int) {
 // checked the picks against src (picks.inBounds).
 //
 // On the Zen 3 VM of docs/performance.md (bench's BenchmarkKernel/<regime>/last)
-// it gathered 784 x 128 float32 picks 1.5-2x faster than the same loop
+// it gathered 784 x 128 float32 picks 1.4-2x faster than the same loop
 // without prefetch, from an array in the cache and from one in memory, and
-// faster than requesting all of the next row's picks before each row (the
-// kernel's way before), which was no better than no prefetch.
+// 1.1-1.6x faster than requesting all of the next row's picks before each
+// row (the kernel's way before).
 func pickColumn[E Elem](d, src []E, base, next, sa int, idx []int) {
 	if len(idx) == 0 {
 		return
