@@ -284,8 +284,8 @@ func (p *pyPeers) sides(b testing.TB, amount int64, workload string, sizes map[s
 	for _, name := range set.Sides {
 		out = append(out, side{name, amount, func(warm bool) time.Duration {
 			var r struct{ Seconds float64 }
-			turn := map[bool]float64{true: cacheTurn.Seconds()}[warm]
-			if err := p.call(map[string]any{"cmd": "run", "side": name, "turn": turn}, &r); err != nil {
+			secs := map[bool]float64{true: cacheTurn.Seconds()}[warm]
+			if err := p.call(map[string]any{"cmd": "run", "side": name, "turn": secs}, &r); err != nil {
 				b.Fatal(err)
 			}
 			return time.Duration(r.Seconds * 1e9)
