@@ -364,44 +364,15 @@ func TestLoopAllocs(t *testing.T) {
 	}
 }
 
-// TestScratchAllocs pins the pipeline's free list of scratches: putting back
-// the scratches it made never allocates, however many are back at once (it
-// once grew the first time two were, at the end of a loop's first epoch with
-// two workers: BenchmarkImages' allocs/batch-w2 of 0.2).
-func TestScratchAllocs(t *testing.T) {
-	for _, n := range []int{1, 2, 3} {
-		var counts []uint64
-		for range 3 { // the runtime's own allocations do not recur
-			p := trainPipeline(t, CHW, 0.5)
-			held := make([]*scratch, n)
-			for i := range held {
-				held[i] = p.scratch()
-			}
-			var m0, m1 runtime.MemStats
-			runtime.ReadMemStats(&m0)
-			for _, s := range held {
-				p.release(s)
-			}
-			runtime.ReadMemStats(&m1)
-			if counts = append(counts, m1.Mallocs-m0.Mallocs); counts[len(counts)-1] == 0 {
-				break
-			}
-		}
-		if !slices.Contains(counts, 0) {
-			t.Errorf("%d scratches released: %v allocations in three tries, want 0", n, counts)
-		}
-	}
-}
-
 // warmScratches puts n scratches on p's free list, each grown by one call of
 // apply, as n calls at once would leave them.
 func warmScratches(p *Pipeline, n int, apply func(*rand.Rand)) {
 	held := make([]*scratch, 0, n)
 	for range n {
 		apply(rand.New(rand.NewPCG(1, 2)))
-		held = append(held, p.scratch())
+		held = append(held, p.free.Get())
 	}
 	for _, s := range held {
-		p.release(s)
+		p.free.Put(s)
 	}
 }

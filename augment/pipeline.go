@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"image"
 	"math/rand/v2"
-	"slices"
-	"sync"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/internal/freelist"
 )
 
 var (
@@ -33,12 +32,10 @@ type Pipeline struct {
 	geom   geometry
 	colors []ColorJitter
 	flip   float64
-	lut    [3][256]float32 // the values of ToTensor and Normalize
-	mx     *MXNet          // MXNet's colour and normalization, drawn per image
-	size   image.Point     // the output's width and height
-	mu     sync.Mutex
-	free   []*scratch // the buffers of the calls not running, kept for the next ones
-	made   int        // the scratches made: free has room for all of them
+	lut    [3][256]float32        // the values of ToTensor and Normalize
+	mx     *MXNet                 // MXNet's colour and normalization, drawn per image
+	size   image.Point            // the output's width and height
+	free   freelist.List[scratch] // the buffers of the calls not running, kept for the next ones
 }
 
 // A geometry decides, per image, which part of the source becomes the
@@ -220,32 +217,6 @@ type scratch struct {
 	lut  [3][256]float32 // an image's own values (MXNet's contrast and illumination)
 }
 
-// scratch takes a scratch from the free list, or makes one: there are as many
-// as calls ever ran at once. Unlike a sync.Pool's, they survive garbage
-// collections, so a steady loop allocates nothing whatever else the program
-// does. Making one also makes room for it on the list, so that release never
-// allocates: the list would otherwise grow the first time every scratch is
-// back at once, which with two workers is the end of an epoch, any epoch.
-func (p *Pipeline) scratch() *scratch {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := len(p.free); n > 0 {
-		s := p.free[n-1]
-		p.free = p.free[:n-1]
-		return s
-	}
-	p.made++
-	p.free = slices.Grow(p.free, p.made)
-	return &scratch{}
-}
-
-// release puts s back on the free list, which has room for it.
-func (p *Pipeline) release(s *scratch) {
-	p.mu.Lock()
-	p.free = append(p.free, s)
-	p.mu.Unlock()
-}
-
 // Apply decodes the image in data with dec and writes its augmentation into
 // dst, which must hold exactly [Pipeline.Len] floats, drawing every random
 // choice from rng. Only the part of the image the geometry reads is decoded,
@@ -262,8 +233,8 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 	if err != nil {
 		return err
 	}
-	s := p.scratch()
-	defer p.release(s)
+	s := p.free.Get()
+	defer p.free.Put(s)
 	g := &s.g
 	size := cfg.Size(p.orient)
 	if err := p.geom.plan(size, rng, g); err != nil {
@@ -316,8 +287,8 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 // image too small for the geometry ([ErrTooSmall]).
 func (p *Pipeline) ApplyRGB(dst []float32, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
-	s := p.scratch()
-	defer p.release(s)
+	s := p.free.Get()
+	defer p.free.Put(s)
 	g := &s.g
 	if err := p.geom.plan(img.Rect.Size(), rng, g); err != nil {
 		return fmt.Errorf("augment.Pipeline.ApplyRGB: %w", err)

@@ -5,12 +5,12 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
-	"sync"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/internal/freelist"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -48,7 +48,7 @@ type Images struct {
 	skips *Skips
 	// class[i] is the label class of image i, for replacements; nil: any.
 	class []int32
-	free  freeList
+	free  freelist.List[scratch]
 }
 
 // An Option configures a container of decoded images.
@@ -261,8 +261,8 @@ func (im *Images) GetObsRandInto(dst *arraycontainer.Array[float32], idx []int, 
 
 func (im *Images) getObsRand(op string, i int, r container.ObsRand) *arraycontainer.Array[float32] {
 	container.CheckIndex(op, i, im.Nobs())
-	s := im.free.get()
-	defer im.free.put(s)
+	s := im.free.Get()
+	defer im.free.Put(s)
 	obs := arraycontainer.Resize[float32](nil, im.shape, obsdim.First)
 	im.image(obs.Data(), i, r, s)
 	return obs
@@ -270,8 +270,8 @@ func (im *Images) getObsRand(op string, i int, r container.ObsRand) *arraycontai
 
 func (im *Images) getObsRandInto(op string, dst *arraycontainer.Array[float32], idx []int, r container.ObsRand) *arraycontainer.Array[float32] {
 	container.CheckIndices(op, idx, im.Nobs())
-	s := im.free.get()
-	defer im.free.put(s)
+	s := im.free.Get()
+	defer im.free.Put(s)
 	s.shape = append(append(s.shape[:0], len(idx)), im.shape...)
 	dst = arraycontainer.Resize(dst, s.shape, obsdim.First)
 	out, n := dst.Data(), im.p.Len()
@@ -350,34 +350,4 @@ type scratch struct {
 	bufs  [][]byte // a batch of one, from a container of another kind
 	one   []int    // its index list
 	shape []int    // the batch's shape
-}
-
-// freeList keeps the scratch buffers of finished reads for the next ones.
-// (A sync.Pool is emptied by garbage collections, and refilling it allocates.)
-type freeList struct {
-	mu   sync.Mutex
-	free []*scratch
-	made int // the scratches made: free has room for all of them
-}
-
-func (f *freeList) get() *scratch {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if n := len(f.free); n > 0 {
-		s := f.free[n-1]
-		f.free = f.free[:n-1]
-		return s
-	}
-	// Room for the new scratch on the list, so that put never allocates (it
-	// would grow the list the first time every scratch is back at once: with
-	// two workers, at the end of an epoch).
-	f.made++
-	f.free = slices.Grow(f.free, f.made)
-	return new(scratch)
-}
-
-func (f *freeList) put(s *scratch) {
-	f.mu.Lock()
-	f.free = append(f.free, s)
-	f.mu.Unlock()
 }

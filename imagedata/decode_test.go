@@ -519,30 +519,3 @@ func TestDecodeFirstEpochAllocs(t *testing.T) {
 	}
 	t.Errorf("first epochs with 2 workers of three containers: %v allocations from the third batch to the last, want 0", counts)
 }
-
-// TestFreeListAllocs pins the free list of scratches: putting back the
-// scratches it made never allocates, however many are back at once.
-func TestFreeListAllocs(t *testing.T) {
-	for _, n := range []int{1, 2, 3} {
-		var counts []uint64
-		for range 3 { // the runtime's own allocations do not recur
-			var f freeList
-			held := make([]*scratch, n)
-			for i := range held {
-				held[i] = f.get()
-			}
-			var m0, m1 runtime.MemStats
-			runtime.ReadMemStats(&m0)
-			for _, s := range held {
-				f.put(s)
-			}
-			runtime.ReadMemStats(&m1)
-			if counts = append(counts, m1.Mallocs-m0.Mallocs); counts[len(counts)-1] == 0 {
-				break
-			}
-		}
-		if !slices.Contains(counts, 0) {
-			t.Errorf("%d scratches put back: %v allocations in three tries, want 0", n, counts)
-		}
-	}
-}

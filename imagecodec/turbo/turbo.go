@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"sync"
 
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/internal/header"
 	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/internal/freelist"
 )
 
 // New returns the best decoder this build and this machine have: the
@@ -39,12 +39,8 @@ type decoder struct {
 	opts imagecodec.Options
 	pure imagecodec.Decoder
 	// free holds the stored crops of oriented decodes before they are
-	// turned, one per decode that ever ran at once. Unlike a sync.Pool's,
-	// they survive garbage collections, so oriented decodes in a steady loop
-	// allocate nothing whatever else the program does; they go with the
-	// decoder.
-	mu   sync.Mutex
-	free []*imagecodec.RGB
+	// turned, one per decode that ever ran at once; they go with the decoder.
+	free freelist.List[imagecodec.RGB]
 }
 
 // format reports errors in this package's words.
@@ -95,25 +91,6 @@ func newPlan(full image.Point, stored image.Rectangle, min image.Point) plan {
 	return p
 }
 
-// scratch takes an image from the free list, or makes one.
-func (d *decoder) scratch() *imagecodec.RGB {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if n := len(d.free); n > 0 {
-		s := d.free[n-1]
-		d.free = d.free[:n-1]
-		return s
-	}
-	return new(imagecodec.RGB)
-}
-
-// release puts s back on the free list.
-func (d *decoder) release(s *imagecodec.RGB) {
-	d.mu.Lock()
-	d.free = append(d.free, s)
-	d.mu.Unlock()
-}
-
 // Decode implements [imagecodec.Decoder]. A JPEG is decoded by libjpeg-turbo
 // at the largest reduction 1/2, 3/8, 1/4 or 1/8 of its DCT scaling that
 // keeps the crop at least req.Min (scale 0.5, 0.375, 0.25 or 0.125; 1 when
@@ -151,8 +128,8 @@ func (d *decoder) Decode(dst *imagecodec.RGB, name string, data []byte, req imag
 		dst = imagecodec.Reuse(dst, out)
 		tmp = dst
 	} else {
-		tmp = imagecodec.Reuse(d.scratch(), p.rect)
-		defer d.release(tmp)
+		tmp = imagecodec.Reuse(d.free.Get(), p.rect)
+		defer d.free.Put(tmp)
 	}
 	if code, msg := decodeJPEG(data, p, tmp.Pix, tmp.Stride); code != 0 {
 		return nil, 0, cError(name, code, msg)
