@@ -1,9 +1,7 @@
 package augment_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -11,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -26,6 +23,7 @@ import (
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
 	"github.com/obskit/obskit/internal/cputime"
+	"github.com/obskit/obskit/internal/torchpeer"
 )
 
 // BenchmarkImages is issue 16's speed comparison. An ImageNet-like set is
@@ -259,14 +257,6 @@ func threadCPU() time.Duration { d, _ := cputime.Thread(); return d }
 // an ImageFolder and returns its sides, or none (the reason logged) when
 // PYTHON has no torchvision.
 func torchvisionSides(b *testing.B, set [][]byte) []benchSide {
-	python := os.Getenv("PYTHON")
-	if python == "" {
-		python = "/usr/bin/python3"
-	}
-	if err := exec.Command(python, "-c", "import torchvision").Run(); err != nil {
-		b.Logf("torchvision is not measured: %s -c 'import torchvision': %v", python, err)
-		return nil
-	}
 	root := b.TempDir()
 	for i, data := range set {
 		dir := filepath.Join(root, fmt.Sprintf("class%d", i%10))
@@ -277,40 +267,14 @@ func torchvisionSides(b *testing.B, set [][]byte) []benchSide {
 			b.Fatal(err)
 		}
 	}
-	cmd := exec.Command(python, "testdata/torchvision_peer.py", root)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	outp, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { in.Close(); cmd.Wait() })
-	out := bufio.NewScanner(outp)
-	if !out.Scan() || out.Text() != fmt.Sprint("ready ", len(set)) {
-		b.Fatalf("torchvision_peer.py: %q %v", out.Text(), out.Err())
+	peer := torchpeer.Start(b, "testdata/torchvision_peer.py", root, len(set))
+	if peer == nil {
+		return nil
 	}
 	var sides []benchSide
 	for w, name := range []string{"tv-w0", "tv-w1", "tv-w2"} {
 		sides = append(sides, benchSide{name, func(b *testing.B, part int) (int, time.Duration, time.Duration) {
-			// The images of the part, by their numbers in the file names.
-			fmt.Fprintln(in, "epoch", w, part*len(set)/benchParts_, (part+1)*len(set)/benchParts_)
-			if !out.Scan() {
-				b.Fatalf("torchvision_peer.py stopped: %v", out.Err())
-			}
-			var r struct {
-				Images    int
-				Wall, CPU float64
-			}
-			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-				b.Fatalf("torchvision_peer.py: %q: %v", out.Text(), err)
-			}
-			return r.Images, time.Duration(r.Wall * 1e9), time.Duration(r.CPU * 1e9)
+			return peer.Epoch(b, w, part*len(set)/benchParts_, (part+1)*len(set)/benchParts_)
 		}})
 	}
 	return sides

@@ -5,7 +5,6 @@ package imagedata_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -13,7 +12,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -31,6 +29,7 @@ import (
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
 	"github.com/obskit/obskit/internal/cputime"
+	"github.com/obskit/obskit/internal/torchpeer"
 	"github.com/obskit/obskit/recordio"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -259,48 +258,15 @@ func processCPU() time.Duration { d, _ := cputime.Process(); return d }
 // root and returns its sides, or none (the reason logged) when PYTHON has no
 // torchvision.
 func torchvisionSides(b *testing.B, root string) []loaderSide {
-	python := os.Getenv("PYTHON")
-	if python == "" {
-		python = "/usr/bin/python3"
-	}
-	if err := exec.Command(python, "-c", "import torchvision").Run(); err != nil {
-		b.Logf("torchvision is not measured: %s -c 'import torchvision': %v", python, err)
+	peer := torchpeer.Start(b, "../augment/testdata/torchvision_peer.py", root, loaderN)
+	if peer == nil {
 		return nil
-	}
-	cmd := exec.Command(python, "../augment/testdata/torchvision_peer.py", root)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	outp, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { in.Close(); cmd.Wait() })
-	out := bufio.NewScanner(outp)
-	if !out.Scan() || out.Text() != fmt.Sprint("ready ", loaderN) {
-		b.Fatalf("torchvision_peer.py: %q %v", out.Text(), out.Err())
 	}
 	var sides []loaderSide
 	for w, name := range []string{"tv-w0", "tv-w1", "tv-w2"} {
 		sides = append(sides, loaderSide{name, func(b *testing.B, part int) (int, time.Duration, time.Duration) {
 			lo, hi := loaderBounds(part)
-			fmt.Fprintln(in, "epoch", w, lo, hi)
-			if !out.Scan() {
-				b.Fatalf("torchvision_peer.py stopped: %v", out.Err())
-			}
-			var r struct {
-				Images    int
-				Wall, CPU float64
-			}
-			if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-				b.Fatalf("torchvision_peer.py: %q: %v", out.Text(), err)
-			}
-			return r.Images, time.Duration(r.Wall * 1e9), time.Duration(r.CPU * 1e9)
+			return peer.Epoch(b, w, lo, hi)
 		}})
 	}
 	return sides
