@@ -46,50 +46,31 @@ func BenchmarkResume(b *testing.B) {
 	const n = 1_000_000_000
 	identity := func(i int) int { return i }
 	cipher := eachobs.NewLoader(container.FromFunc(n, identity), BatchSize, eachobs.Shuffle(3))
-	at := positions(cipher)
-	var sink int
-	b.Run("Resume", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			seq, err := cipher.Resume(at[i%len(at)])
-			if err != nil || seq == nil {
-				b.Fatal(err)
+	// resume resumes l at each of its positions in turn, and with batch also
+	// takes the first batch from there.
+	resume := func(l *eachobs.Loader[[]int], batch bool) func(*testing.B) {
+		at := positions(l)
+		return func(b *testing.B) {
+			b.ReportAllocs()
+			var sink int
+			for i := 0; b.Loop(); i++ {
+				seq, err := l.Resume(at[i%len(at)])
+				if err != nil || seq == nil {
+					b.Fatal(err)
+				}
+				if batch {
+					for bt := range seq {
+						sink += bt.Data[0]
+						break
+					}
+				}
 			}
-			i++
+			_ = sink
 		}
-	})
-	b.Run("Resume+batch", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			seq, err := cipher.Resume(at[i%len(at)])
-			if err != nil {
-				b.Fatal(err)
-			}
-			for bt := range seq {
-				sink += bt.Data[0]
-				break
-			}
-			i++
-		}
-	})
+	}
+	b.Run("Resume", resume(cipher, false))
+	b.Run("Resume+batch", resume(cipher, true))
 	b.Run("ShufflePerm-1e7+batch", func(b *testing.B) {
-		perm := eachobs.NewLoader(container.FromFunc(10_000_000, identity), BatchSize, eachobs.ShufflePerm(3))
-		at := positions(perm)
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			seq, err := perm.Resume(at[i%len(at)])
-			if err != nil {
-				b.Fatal(err)
-			}
-			for bt := range seq {
-				sink += bt.Data[0]
-				break
-			}
-			i++
-		}
+		resume(eachobs.NewLoader(container.FromFunc(10_000_000, identity), BatchSize, eachobs.ShufflePerm(3)), true)(b)
 	})
-	_ = sink
 }
