@@ -31,13 +31,13 @@ func kitRows(name string, src []byte, off, n int, batches [][]int, amount int64,
 	})
 }
 
-// cursorSide copies the rows with the C reference's cursor at distance dist
-// around routine r.
-func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, dist int, r cref.Routine) side {
+// cursorSide copies the rows with the C reference's cursor at distance dist,
+// requesting head bytes of each row, around routine r.
+func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, dist, head int, r cref.Routine) side {
 	dst := make([]byte, len(batches[0])*n)
 	return timed(name, amount, func() {
 		for _, idx := range batches {
-			cref.Cursor(dst, src, n, n, idx, dist, r)
+			cref.Cursor(dst, src, n, n, idx, dist, head, r)
 		}
 	})
 }
@@ -52,9 +52,14 @@ func cursorSide(name string, src []byte, n int, batches [][]int, amount int64, d
 //   - rows/<bytes>, 64 B to 16 KiB: the copy routine by row size: "go", a
 //     copy() (Go's memmove) per row; each routine of cref (C's memcpy, REP
 //     MOVSB, 16-, 32- and 64-byte vector moves) with the kernel's prefetch
-//     cursor 8 KiB ahead ("<routine>") and without prefetch ("<routine>-0");
+//     cursor (8 KiB ahead, the first gather.PrefetchHead bytes of each row)
+//     ("<routine>") and without prefetch ("<routine>-0");
 //   - distance/<bytes>: the prefetch distance, C's memcpy with the cursor at
 //     none and 1 to 32 KiB;
+//   - head/<bytes>, from DRAM: how much of each row the cursor requests, C's
+//     cursor 8 KiB ahead around the kernel's routine for the row size (32-byte
+//     moves below 2 KiB, REP MOVSB from), requesting none, the first 64, 128
+//     or 256 bytes of each row, or all of it;
 //   - dst: the destination of 3136-byte rows reused (the kernel), rotating
 //     among 2 and 8 buffers (as a prefetching loop does), among buffers twice
 //     the last-level cache ("cold": written from memory every time), and a
@@ -98,8 +103,8 @@ func BenchmarkKernel(b *testing.B) {
 					})}
 				for _, rt := range cref.Routines {
 					if rt.Available() {
-						sides = append(sides, cursorSide(rt.String(), src, n, bs, amount, 8<<10, rt),
-							cursorSide(rt.String()+"-0", src, n, bs, amount, 0, rt))
+						sides = append(sides, cursorSide(rt.String(), src, n, bs, amount, 8<<10, gather.PrefetchHead, rt),
+							cursorSide(rt.String()+"-0", src, n, bs, amount, 0, 0, rt))
 					}
 				}
 				paired(b, "MB/s", warm, sides...)
@@ -114,8 +119,34 @@ func BenchmarkKernel(b *testing.B) {
 				amount := int64(len(bs) * len(bs[0]) * n)
 				sides := []side{kitRows("kit", src, 0, n, bs, amount, make([]byte, len(bs[0])*n))}
 				for _, d := range []int{0, 1, 2, 4, 8, 16, 32} {
-					sides = append(sides, cursorSide(fmt.Sprintf("%dKiB", d), src, n, bs, amount, d<<10, cref.Memcpy))
+					sides = append(sides, cursorSide(fmt.Sprintf("%dKiB", d), src, n, bs, amount, d<<10, gather.PrefetchHead, cref.Memcpy))
 				}
+				paired(b, "MB/s", warm, sides...)
+			})
+		}
+		for _, n := range []int{784, 3136} {
+			if warm {
+				break // the kernel prefetches nothing from an array the cache holds
+			}
+			b.Run(fmt.Sprintf("%s/head/%d", r.name, n), func(b *testing.B) {
+				if !cref.Available {
+					b.Skip("the heads are the C cursor's: built without cgo")
+				}
+				rt := cref.AVX2 // the kernel's routine for the row size
+				if n >= 2<<10 {
+					rt = cref.Movsb
+				}
+				if !rt.Available() {
+					b.Skip("the CPU lacks the kernel's routine, " + rt.String())
+				}
+				bs := rowBatches(len(src), n)
+				amount := int64(len(bs) * len(bs[0]) * n)
+				sides := []side{kitRows("kit", src, 0, n, bs, amount, make([]byte, len(bs[0])*n)),
+					cursorSide("none", src, n, bs, amount, 0, 0, rt)}
+				sides = append(sides, cursorSide("head64", src, n, bs, amount, 8<<10, 64, rt),
+					cursorSide("head128", src, n, bs, amount, 8<<10, 128, rt),
+					cursorSide("head256", src, n, bs, amount, 8<<10, 256, rt),
+					cursorSide("all", src, n, bs, amount, 8<<10, n, rt))
 				paired(b, "MB/s", warm, sides...)
 			})
 		}

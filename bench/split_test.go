@@ -72,11 +72,11 @@ func BenchmarkSplit(b *testing.B) {
 			if cref.Available {
 				sides = append(sides,
 					wallTimed("c-two", amount, split(func(idx []int, lo, hi int) {
-						cref.Cursor(c2[lo*n:hi*n], raw, n, n, idx[lo:hi], 8<<10, cref.Memcpy)
+						cref.Cursor(c2[lo*n:hi*n], raw, n, n, idx[lo:hi], 8<<10, gather.PrefetchHead, cref.Memcpy)
 					})),
 					wallTimed("c-one", amount, func() {
 						for _, idx := range batches {
-							cref.Cursor(c1, raw, n, n, idx, 8<<10, cref.Memcpy)
+							cref.Cursor(c1, raw, n, n, idx, 8<<10, gather.PrefetchHead, cref.Memcpy)
 						}
 					}))
 			}

@@ -10,12 +10,17 @@ import (
 const hasKernel = true
 
 // rowsAsm copies count rows of n bytes: row j from src+off+idx[j]*stride to
-// dst+j*n, prefetching dist bytes ahead along the gathered rows; rows of at
-// least movs bytes move with REP MOVSB, others with 32-byte moves (AVX2) if
-// wide is 1 and 16-byte moves if it is 0.
+// dst+j*n, prefetching the first head bytes of each row dist bytes ahead
+// along the gathered rows; rows of at least movs bytes move with REP MOVSB,
+// others with 32-byte moves (AVX2) if wide is 1 and 16-byte moves if it is 0.
 //
 //go:noescape
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide, head int)
+
+// PrefetchHead is how many bytes of each row the kernel prefetches: its first
+// two cache lines, which start the hardware's prefetch of the rest (bench's
+// BenchmarkKernel/dram/head measures other heads on any machine).
+const PrefetchHead = 128
 
 // hasColumn reports whether columnAsm is the assembly's.
 const hasColumn = true

@@ -2,13 +2,15 @@
 
 #include "textflag.h"
 
-// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
+// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide, head int)
 //
 // Registers: DI destination (advances row by row), SI and CX the row being
 // copied, R8 src+off, R9 n, R10 stride, R11 idx, R12 count, BX the row being
 // copied (j), and the prefetch cursor: R14 its row, DX its byte offset in that
-// row, R13 its budget (bytes still to prefetch to stay dist ahead of the copy).
-TEXT ·rowsAsm(SB), NOSPLIT, $0-80
+// row, R13 its budget (bytes of the gathered rows still to pass to stay dist
+// ahead of the copy; a row counts whole though only its first head bytes are
+// requested).
+TEXT ·rowsAsm(SB), NOSPLIT, $0-88
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), R8
 	ADDQ off+16(FP), R8
@@ -38,10 +40,17 @@ prefetch:
 	ADDQ  $64, DX
 	SUBQ  $64, R13
 	CMPQ  DX, R9
+	JGE   rowend
+	CMPQ  DX, head+80(FP)
 	JLT   prefetch
+	JMP   nextrow // the row's head is requested: the hardware follows it
+
+rowend:
 	PREFETCHT0 -1(AX)(R9*1) // the row's last line, when it does not start a line
-	SUBQ  R9, DX            // refund the bytes past the row's end
-	ADDQ  DX, R13
+
+nextrow:
+	SUBQ R9, DX // charge the row's bytes left unrequested, or refund those past its end
+	ADDQ DX, R13
 	XORQ  DX, DX
 	INCQ  R14
 	JMP   prefetch
@@ -91,10 +100,16 @@ tail: // 0 <= CX < 64 bytes left: move the row's last 64 bytes
 avx: // 32-byte moves (AVX2)
 	CMPQ    CX, $256
 	JLT     avx64
-	// A row of 256 bytes or more: its first 32 bytes, then 128 bytes a round
-	// with the stores aligned to 32 bytes (a store that splits a cache line
-	// costs twice), then the rest 64 bytes a round.
+	// A row of 256 bytes or more, as glibc's memcpy moves it: its first 32
+	// bytes and its last 128 are loaded first (the misses of the row's two
+	// ends overlap), the bytes between move 128 a round with the stores
+	// aligned to 32 bytes (a store that splits a cache line costs twice), and
+	// the last 128 bytes are stored from the registers that hold them.
 	VMOVDQU (SI), Y0
+	VMOVDQU -128(SI)(CX*1), Y4
+	VMOVDQU -96(SI)(CX*1), Y5
+	VMOVDQU -64(SI)(CX*1), Y6
+	VMOVDQU -32(SI)(CX*1), Y7
 	VMOVDQU Y0, (DI)
 	MOVQ    DI, AX
 	ANDQ    $31, AX
@@ -104,7 +119,7 @@ avx: // 32-byte moves (AVX2)
 	ADDQ    AX, DI
 	SUBQ    AX, CX
 
-avx128:
+avx128: // CX > 128 here: the row has at least 224 bytes left
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
 	VMOVDQU 64(SI), Y2
@@ -117,9 +132,13 @@ avx128:
 	ADDQ    $128, DI
 	SUBQ    $128, CX
 	CMPQ    CX, $128
-	JGE     avx128
-	CMPQ    CX, $64
-	JLT     avxtail
+	JGT     avx128
+	VMOVDQU Y4, -128(DI)(CX*1)
+	VMOVDQU Y5, -96(DI)(CX*1)
+	VMOVDQU Y6, -64(DI)(CX*1)
+	VMOVDQU Y7, -32(DI)(CX*1)
+	ADDQ    CX, DI
+	JMP     row
 
 avx64: // 64 bytes a round
 	VMOVDQU (SI), Y0

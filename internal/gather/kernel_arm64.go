@@ -10,11 +10,16 @@ import (
 const hasKernel = true
 
 // rowsAsm copies count rows of n bytes: row j from src+off+idx[j]*stride to
-// dst+j*n, prefetching dist bytes ahead along the gathered rows (PRFM
-// PLDL1KEEP), with 16-byte pair loads and stores. movs is ignored on arm64.
+// dst+j*n, prefetching every line of the rows dist bytes ahead along the
+// gathered rows (PRFM PLDL1KEEP), with 16-byte pair loads and stores. movs,
+// wide and head are ignored on arm64.
 //
 //go:noescape
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide, head int)
+
+// PrefetchHead is how many bytes of each row the kernel prefetches: all of
+// them on arm64, where requesting only a row's head was never measured.
+const PrefetchHead = math.MaxInt
 
 // hasColumn reports whether columnAsm is the assembly's: not on this build,
 // where an observation-last gather picks with Go's loop (column).

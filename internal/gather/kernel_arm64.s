@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int)
+// func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide, head int)
 //
 // Registers: R0 destination (advances row by row), R1 src+off, R2 n, R3 stride,
 // R4 idx, R5 count, R7 the row being copied (j), and the prefetch cursor: R8
 // its row, R9 its byte offset in that row, R6 its budget (bytes still to
-// prefetch to stay dist ahead of the copy). movs and wide are unused.
-TEXT ·rowsAsm(SB), NOSPLIT, $0-80
+// prefetch to stay dist ahead of the copy). movs, wide and head are unused.
+TEXT ·rowsAsm(SB), NOSPLIT, $0-88
 	MOVD dst+0(FP), R0
 	MOVD src+8(FP), R1
 	MOVD off+16(FP), R2

@@ -13,12 +13,16 @@ const hasKernel = false
 
 var movsFrom = math.MaxInt
 
+// PrefetchHead is how many bytes of each row the kernel would prefetch:
+// here it prefetches nothing.
+const PrefetchHead = math.MaxInt
+
 const (
 	hasAVX2   = false
 	cacheSize = 0
 )
 
-func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide int) {
+func rowsAsm(dst, src unsafe.Pointer, off, n, stride int, idx *int, count, dist, movs, wide, head int) {
 	panic("obskit/internal/gather: no row kernel on this build")
 }
 

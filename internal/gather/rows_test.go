@@ -12,10 +12,12 @@ import (
 )
 
 // plans are the row kernel's plans under test: its own, every copy routine,
-// and prefetch distances from none to beyond the batch.
+// prefetch distances from none to beyond the batch, and rows requested whole,
+// by their head or by one line.
 var plans = []plan{
-	kernelPlan, planFor(0), {PrefetchDistance, math.MaxInt, false}, {PrefetchDistance, math.MaxInt, hasAVX2},
-	{PrefetchDistance, 0, false}, {0, movsFrom, false}, {64, movsFrom, hasAVX2}, {100, 0, false}, {1 << 20, math.MaxInt, hasAVX2},
+	kernelPlan, planFor(0), {PrefetchDistance, math.MaxInt, math.MaxInt, false}, {PrefetchDistance, 128, math.MaxInt, hasAVX2},
+	{PrefetchDistance, 64, 0, false}, {0, 0, movsFrom, false}, {64, 0, movsFrom, hasAVX2}, {100, 192, 0, false},
+	{1 << 20, math.MaxInt, math.MaxInt, hasAVX2},
 }
 
 // rowsOf runs the row kernel with plan pl on the n-byte rows at
@@ -183,7 +185,7 @@ func FuzzRows(f *testing.F) {
 		for j, b := range raw {
 			idx[j] = int(b) % rows
 		}
-		pl := plan{int(dist), []int{0, 2048, math.MaxInt}[int(kind)%3], hasAVX2 && kind&4 != 0}
+		pl := plan{int(dist), []int{0, 64, 128, math.MaxInt}[int(kind>>3)%4], []int{0, 2048, math.MaxInt}[int(kind)%3], hasAVX2 && kind&4 != 0}
 		want := make([]byte, len(idx)*n)
 		got := make([]byte, len(idx)*n)
 		refRows(want, src, base, stride, n, idx)

@@ -71,11 +71,12 @@ __attribute__((target("avx512f"))) static void avx512(char *d, const char *s, si
 #endif
 
 // cursor copies the rows as rows does, with routine r (an index of fns),
-// while a cursor prefetches every line dist bytes ahead of the copy along
-// the gathered rows, across row boundaries: the algorithm of obskit's row
-// kernel, in C. dist <= 0 prefetches nothing.
+// while a cursor runs dist bytes ahead of the copy along the gathered rows,
+// across row boundaries, and prefetches the lines of the first head bytes of
+// each row (every line if head >= n): the algorithm of obskit's row kernel,
+// in C. dist <= 0 prefetches nothing.
 static void cursor(char *dst, const char *src, size_t n, ptrdiff_t stride,
-                   const long long *idx, long count, long dist, int r) {
+                   const long long *idx, long count, long dist, int r, size_t head) {
 	static const copyfn fns[] = {mc, movsb, sse, avx2, avx512};
 	copyfn f = fns[r];
 	long pj = 0, budget = dist > 0 ? dist : LONG_MIN / 2;
@@ -87,9 +88,10 @@ static void cursor(char *dst, const char *src, size_t n, ptrdiff_t stride,
 			__builtin_prefetch(p + po);
 			po += 64;
 			budget -= 64;
-			if (po >= n) {
-				__builtin_prefetch(p + n - 1);
-				budget += (long)(po - n);
+			if (po >= head || po >= n) {
+				if (po >= n)
+					__builtin_prefetch(p + n - 1);
+				budget += (long)po - (long)n;
 				po = 0;
 				pj++;
 			}
@@ -151,15 +153,16 @@ func Rows(dst, src []byte, n, stride int, idx []int, ahead int) {
 	}
 }
 
-// Cursor copies the same rows with routine r while a cursor prefetches every
-// line dist bytes ahead of the copy along the gathered rows (none if dist <=
-// 0), the row kernel's algorithm in C. r must be [Routine.Available].
-func Cursor(dst, src []byte, n, stride int, idx []int, dist int, r Routine) {
+// Cursor copies the same rows with routine r while a cursor runs dist bytes
+// ahead of the copy along the gathered rows and requests the first head
+// bytes of each row it passes, every line of it if head >= n (nothing if dist
+// <= 0): the row kernel's algorithm in C. r must be [Routine.Available].
+func Cursor(dst, src []byte, n, stride int, idx []int, dist, head int, r Routine) {
 	if !r.Available() {
 		panic("obskit/bench/internal/cref: routine " + r.String() + " not supported by this CPU")
 	}
 	if a, ok := args(dst, src, n, stride, idx); ok {
-		C.cursor(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(dist), C.int(r))
+		C.cursor(a.dst, a.src, a.n, a.stride, a.idx, a.count, C.long(dist), C.int(r), C.size_t(max(head, 0)))
 	}
 }
 

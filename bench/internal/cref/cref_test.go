@@ -35,8 +35,10 @@ func TestRows(t *testing.T) {
 		}
 		for _, r := range Routines {
 			for _, dist := range []int{0, 100, 8 << 10} {
-				if r.Available() {
-					runs[fmt.Sprint("Cursor ", r, " ", dist)] = func(dst []byte) { Cursor(dst, src, n, stride, idx, dist, r) }
+				for _, head := range []int{64, n} {
+					if r.Available() {
+						runs[fmt.Sprint("Cursor ", r, " ", dist, " ", head)] = func(dst []byte) { Cursor(dst, src, n, stride, idx, dist, head, r) }
+					}
 				}
 			}
 		}

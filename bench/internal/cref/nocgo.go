@@ -11,7 +11,7 @@ const Available = false
 func Rows(dst, src []byte, n, stride int, idx []int, ahead int) { panic(unavailable) }
 
 // Cursor panics: the C reference needs cgo.
-func Cursor(dst, src []byte, n, stride int, idx []int, dist int, r Routine) { panic(unavailable) }
+func Cursor(dst, src []byte, n, stride int, idx []int, dist, head int, r Routine) { panic(unavailable) }
 
 // A ColumnOrder is how Columns walks an observation-last gather.
 type ColumnOrder int
