@@ -49,8 +49,8 @@ rowend:
 	PREFETCHT0 -1(AX)(R9*1) // the row's last line, when it does not start a line
 
 nextrow:
-	SUBQ R9, DX // charge the row's bytes left unrequested, or refund those past its end
-	ADDQ DX, R13
+	SUBQ  R9, DX // charge the row's bytes left unrequested, or refund those past its end
+	ADDQ  DX, R13
 	XORQ  DX, DX
 	INCQ  R14
 	JMP   prefetch
