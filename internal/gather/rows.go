@@ -12,25 +12,26 @@ import (
 // A shuffled observation-first batch copies len(idx) rows from random places of
 // an array. Where the array is larger than the CPU's largest cache, the time of
 // such a copy is the memory latency of each row's first lines: on the AMD EPYC
-// (Zen 5) of docs/performance.md a loop of copy() calls moved 3136-byte rows
-// at 9-10 GB/s where copy() of one block moved 25-29 GB/s. The kernel closes
-// most of that gap with software prefetch along the gathered stream: a cursor
-// runs [PrefetchDistance] bytes ahead of the copy, across row boundaries, and
+// (Zen 5) of docs/performance.md a loop of copy() calls moved 3136-byte rows at
+// 9-10 GB/s where copy() of one block moved 25-29 GB/s. The kernel closes most
+// of that gap with software prefetch along the gathered stream: a cursor runs
+// [PrefetchDistance] bytes ahead of the copy, across row boundaries, and
 // requests the first two cache lines of each row it passes (on amd64; every
-// line on arm64); the hardware's stream prefetcher, started by them, brings
-// the rest of the row, and requesting every line was 0.70-0.85 as fast on
-// the Zen 3 (rows of 784 and 3136 bytes). Where the array fits in that cache, the
-// hardware keeps up and the prefetches only cost (10% for 3136-byte rows on a
-// Zen 3), so the kernel does not prefetch there: the plan depends on the
-// array's size against the cache (planFor). The rows move with 32-byte moves
-// on CPUs with AVX2 (16-byte ones without), stored aligned to 32 bytes from
-// 256-byte rows on (as glibc's memcpy does: a row of 784 bytes starts 16 bytes
-// off a 32-byte boundary every other batch position, where half the stores
-// would split a cache line),
-// or, from arrays larger than the cache, with REP MOVSB from 2 KiB on CPUs
-// with fast string moves (ERMS), which the measurements preferred for rows
-// that large on the Zen 5. docs/design.md gives the reason for each choice,
-// docs/performance.md the measurements.
+// line on arm64); the hardware's stream prefetcher, started by them, brings the
+// rest of the row, and requesting every line was 0.70-0.94 as fast on the Zen 3
+// for rows of 3136 bytes and 0.88-1.0 for rows of 784. Where the array fits in
+// that cache, the hardware keeps up and the prefetches only cost (10% for
+// 3136-byte rows on a Zen 3), so the kernel does not prefetch there: the plan
+// depends on the array's size against the cache (planFor). The rows move with
+// 32-byte moves on CPUs with AVX2 (16-byte ones without), stored aligned to 32
+// bytes from 256-byte rows on (as glibc's memcpy does: a row of 784 bytes
+// starts 16 bytes off a 32-byte boundary every other batch position, where half
+// the stores would split a cache line) and with a row's last 128 bytes loaded
+// before the rest (as glibc's memcpy does too: the misses of a row's two ends
+// overlap), or, from arrays larger than the cache,
+// with REP MOVSB from 2 KiB on CPUs with fast string moves (ERMS), which the
+// measurements preferred for rows that large on the Zen 5. docs/design.md gives
+// the reason for each choice, docs/performance.md the measurements.
 
 // PrefetchDistance is how far ahead of the copy, in bytes of the gathered
 // batch, the row kernel prefetches. 8 KiB was the best of none and 1 to 32 KiB
