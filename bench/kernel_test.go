@@ -141,13 +141,12 @@ func BenchmarkKernel(b *testing.B) {
 				}
 				bs := rowBatches(len(src), n)
 				amount := int64(len(bs) * len(bs[0]) * n)
-				sides := []side{kitRows("kit", src, 0, n, bs, amount, make([]byte, len(bs[0])*n)),
-					cursorSide("none", src, n, bs, amount, 0, 0, rt)}
-				sides = append(sides, cursorSide("head64", src, n, bs, amount, 8<<10, 64, rt),
+				paired(b, "MB/s", warm, kitRows("kit", src, 0, n, bs, amount, make([]byte, len(bs[0])*n)),
+					cursorSide("none", src, n, bs, amount, 0, 0, rt),
+					cursorSide("head64", src, n, bs, amount, 8<<10, 64, rt),
 					cursorSide("head128", src, n, bs, amount, 8<<10, 128, rt),
 					cursorSide("head256", src, n, bs, amount, 8<<10, 256, rt),
 					cursorSide("all", src, n, bs, amount, 8<<10, n, rt))
-				paired(b, "MB/s", warm, sides...)
 			})
 		}
 		const n = Width * 4

@@ -122,7 +122,7 @@ type sideTable struct {
 }
 
 var sideTables = []sideTable{
-	{"The copy routine by row size", "Rows of one size from random places of the regime's source into batches of about 400 KB, GB/s: the kernel; `copy()` per row (Go's `memmove`); in C, each routine (`memcpy`, glibc's choice; REP MOVSB; 16-, 32- and 64-byte vector moves) with the kernel's prefetch cursor 8 KiB ahead, and without prefetch (\"none\").",
+	{"The copy routine by row size", "Rows of one size from random places of the regime's source into batches of about 400 KB, GB/s: the kernel; `copy()` per row (Go's `memmove`); in C, each routine (`memcpy`, glibc's choice; REP MOVSB; 16-, 32- and 64-byte vector moves) with the kernel's prefetch cursor (8 KiB ahead, the first 128 bytes of each row on amd64), and without prefetch (\"none\").",
 		"BenchmarkKernel/%s/rows/", "row bytes", [][2]string{{"kit", "kernel"}, {"go", "copy()"}, {"memcpy", "memcpy"}, {"memcpy-0", "none"},
 			{"movsb", "REP MOVSB"}, {"movsb-0", "none"}, {"sse", "16-byte"}, {"sse-0", "none"}, {"avx2", "32-byte"}, {"avx2-0", "none"}, {"avx512", "64-byte"}, {"avx512-0", "none"}}, nil},
 	{"Prefetch distance", "C's `memcpy` per row with the cursor at other distances ahead of the copy (bytes of the batch in flight), GB/s.",
