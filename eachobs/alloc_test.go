@@ -134,7 +134,10 @@ func TestOwnedAllocates(t *testing.T) {
 }
 
 // TestZeroAllocsBatches pins the single-pass form: a pass of twice as many batches
-// allocates no more than a pass of half as many.
+// allocates no more than a pass of half as many, but for the runtime's few
+// allocations per pass of a pipeline (a margin of 8: under -race the two passes'
+// counts differed by 2 with workers, in about 1 run in 50, and one
+// allocation per batch would add 100).
 func TestZeroAllocsBatches(t *testing.T) {
 	x := features(t, 4000, 8)
 	labels := container.FromSlice(iota(4000))
@@ -149,7 +152,7 @@ func TestZeroAllocsBatches(t *testing.T) {
 				})
 			}
 			// size 20 gives 200 batches, size 40 gives 100; equal per-pass costs.
-			if a, b := allocs(20), allocs(40); a > b+1 {
+			if a, b := allocs(20), allocs(40); a > b+8 {
 				t.Errorf("a pass of 200 batches allocates %v, one of 100 batches %v: batches allocate", a, b)
 			}
 		})
