@@ -2,10 +2,10 @@
 // a gather copied by C, as a C programmer would write it (a loop of memcpy
 // calls, without and with software prefetch, compiled with -O2 by the C
 // compiler that go test -race already needs), and the experiments' variants of
-// the row kernel: its prefetch cursor at any distance around each copy routine
-// of [Routine]. They are the measured limits and alternatives of a shuffled
-// gather on the machine at hand, in the suite rather than in the kernel
-// package.
+// the row kernel: its prefetch cursor at any distance, requesting any part of
+// each row, around each copy routine of [Routine]. They are the measured
+// limits and alternatives of a shuffled gather on the machine at hand, in the
+// suite rather than in the kernel package.
 //
 // It is built only with cgo ([Available]); without it the functions panic and
 // the benchmarks that use it leave their C sides out.
