@@ -130,9 +130,12 @@ func column[E any](d, src []E, base, sa int, idx []int) {
 //
 // On the Zen 3 VM of docs/performance.md (bench's BenchmarkKernel/<regime>/last)
 // it gathered 784 x 128 float32 picks 1.4-2x faster than the same loop
-// without prefetch, from an array in the cache and from one in memory, and
-// 1.1-1.6x faster than requesting all of the next row's picks before each
-// row (the kernel's way before).
+// without prefetch, from an array in the cache and from one in memory, in the
+// runs up to 2026-11-26 03:46 UTC; in the two later runs, when the VM's memory
+// answered faster, it was level with that loop from the cache and 0.88-0.92
+// of it from memory. It stays: it gained up to 2x and lost at most 12%.
+// Requesting all of the next row's picks before each row (the kernel's way
+// before) was up to 1.6x slower.
 func pickColumn[E Elem](d, src []E, base, next, sa int, idx []int) {
 	if len(idx) == 0 {
 		return
