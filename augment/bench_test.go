@@ -23,7 +23,7 @@ import (
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
 	"github.com/obskit/obskit/internal/cputime"
-	"github.com/obskit/obskit/internal/torchpeer"
+	"github.com/obskit/obskit/internal/pypeer"
 )
 
 // BenchmarkImages is issue 16's speed comparison. An ImageNet-like set is
@@ -267,7 +267,7 @@ func torchvisionSides(b *testing.B, set [][]byte) []benchSide {
 			b.Fatal(err)
 		}
 	}
-	peer := torchpeer.Start(b, "testdata/torchvision_peer.py", root, len(set))
+	peer := pypeer.Start(b, "torchvision", "testdata/torchvision_peer.py", len(set), root)
 	if peer == nil {
 		return nil
 	}

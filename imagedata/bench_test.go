@@ -29,7 +29,7 @@ import (
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
 	"github.com/obskit/obskit/internal/cputime"
-	"github.com/obskit/obskit/internal/torchpeer"
+	"github.com/obskit/obskit/internal/pypeer"
 	"github.com/obskit/obskit/recordio"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
@@ -258,7 +258,7 @@ func processCPU() time.Duration { d, _ := cputime.Process(); return d }
 // root and returns its sides, or none (the reason logged) when PYTHON has no
 // torchvision.
 func torchvisionSides(b *testing.B, root string) []loaderSide {
-	peer := torchpeer.Start(b, "../augment/testdata/torchvision_peer.py", root, loaderN)
+	peer := pypeer.Start(b, "torchvision", "../augment/testdata/torchvision_peer.py", loaderN, root)
 	if peer == nil {
 		return nil
 	}

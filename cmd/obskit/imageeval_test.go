@@ -18,6 +18,7 @@ import (
 	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
+	"github.com/obskit/obskit/internal/pypeer"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
 )
@@ -76,12 +77,8 @@ func TestImageEval(t *testing.T) {
 // libjpeg-turbo (Pillow's own), within 2 levels of 255 otherwise. It skips
 // when /usr/bin/python3 (or PYTHON) has no torchvision.
 func TestImageEvalTorchvision(t *testing.T) {
-	python := os.Getenv("PYTHON")
-	if python == "" {
-		python = "/usr/bin/python3"
-	}
-	if err := exec.Command(python, "-c", "import torchvision").Run(); err != nil {
-		t.Skipf("torchvision is not installed for %s (apt-get install python3-torchvision): %v", python, err)
+	if err := pypeer.Has("torchvision"); err != nil {
+		t.Skipf("torchvision is not installed (apt-get install python3-torchvision): %v", err)
 	}
 	dir := t.TempDir()
 	names := []string{"astronaut_q90_420.jpg", "chelsea_q95_444.jpg", "coffee_q85_422.jpg"}
@@ -97,7 +94,7 @@ for src, dst in zip(sys.argv[1::2], sys.argv[2::2]):
 	for i, name := range names {
 		pyArgs = append(pyArgs, augmentData+name, filepath.Join(dir, fmt.Sprintf("theirs%d.npy", i)))
 	}
-	if out, err := exec.Command(python, pyArgs...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(pypeer.Python(), pyArgs...).CombinedOutput(); err != nil {
 		t.Fatalf("torchvision: %v: %s", err, out)
 	}
 	for i, name := range names {

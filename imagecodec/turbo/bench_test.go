@@ -1,14 +1,12 @@
 package turbo_test
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"image"
 	"image/jpeg"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -22,6 +20,7 @@ import (
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/internal/cputime"
+	"github.com/obskit/obskit/internal/pypeer"
 )
 
 // The benchmark set: 300 JPEGs of 500x375 at quality 90 (4:2:0, Go's
@@ -98,44 +97,25 @@ func decodeSide(name string, d imagecodec.Decoder, set [][]byte, req imagecodec.
 // or none (with the reason logged) when PYTHON (default /usr/bin/python3)
 // has no Pillow.
 func pillow(b *testing.B, set [][]byte) []side {
-	python := os.Getenv("PYTHON")
-	if python == "" {
-		python = "/usr/bin/python3"
-	}
-	if err := exec.Command(python, "-c", "import PIL").Run(); err != nil {
-		b.Logf("no Pillow beside the decoders: %s -c 'import PIL': %v", python, err)
-		return nil
-	}
 	dir := b.TempDir()
 	for i, data := range set {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%03d.jpg", i)), data, 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cmd := exec.Command(python, "testdata/pillow_decode.py", dir)
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	outp, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { in.Close(); cmd.Wait() })
-	out := bufio.NewScanner(outp)
-	if !out.Scan() || out.Text() != fmt.Sprint("ready ", len(set)) {
-		b.Fatalf("pillow_decode.py: %q", out.Text())
+	peer := pypeer.Start(b, "PIL", "testdata/pillow_decode.py", len(set), dir)
+	if peer == nil {
+		return nil
 	}
 	ask := func(name, mode string) side {
 		return side{name, func(b *testing.B) (time.Duration, time.Duration) {
 			c := benchCrop
-			fmt.Fprintln(in, mode, c.Min.X, c.Min.Y, c.Max.X, c.Max.Y)
-			if !out.Scan() {
-				b.Fatalf("pillow_decode.py stopped: %v", out.Err())
-			}
+			line := peer.Ask(b, mode, c.Min.X, c.Min.Y, c.Max.X, c.Max.Y)
 			var t [2]time.Duration
-			for k, f := range strings.Fields(out.Text()) {
+			for k, f := range strings.Fields(line) {
 				s, err := strconv.ParseFloat(f, 64)
 				if err != nil || k > 1 {
-					b.Fatalf("pillow_decode.py: %q", out.Text())
+					b.Fatalf("pillow_decode.py: %q", line)
 				}
 				t[k] = time.Duration(s * float64(time.Second))
 			}
