@@ -6,11 +6,13 @@
 //	obskit <group> <command> [flags] [arguments]
 //	obskit <group> <command> -h
 //
-// Each group is a kind of file (the groups are listed by obskit -h); each command
-// says what it reads and writes with -h. Commands that a program reads print
-// JSON lines, one object per line; long work shows a progress bar when stderr is
-// a terminal. A command exits 0 on success, 2 for a bad command line and 1 for
-// any other error, printed on one line that names the file at fault.
+// Flags may come before, between or after the arguments; an argument after --
+// is never a flag. Each group is a kind of file (the groups are listed by
+// obskit -h); each command says what it reads and writes with -h. Commands that
+// a program reads print JSON lines, one object per line; long work shows a
+// progress bar when stderr is a terminal. A command exits 0 on success, 2 for a
+// bad command line and 1 for any other error, printed on one line that names
+// the file at fault.
 package main
 
 import (
@@ -92,18 +94,19 @@ func cli(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: %s [flags] %s\n\n%s\n", name, c.args, c.summary)
 		if hasFlags(fs) {
-			fmt.Fprintf(stderr, "\nflags:\n")
+			fmt.Fprintf(stderr, "\nflags (before or after the arguments; -- ends them):\n")
 			fs.PrintDefaults()
 		}
 	}
 	run := c.flags(fs)
-	if err := fs.Parse(args[2:]); err != nil {
+	flags, operands := splitFlags(fs, args[2:])
+	if err := fs.Parse(flags); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	err := run(&env{stdout: stdout, stderr: stderr}, fs.Args())
+	err := run(&env{stdout: stdout, stderr: stderr}, append(fs.Args(), operands...))
 	switch {
 	case err == nil:
 		return 0
@@ -115,6 +118,41 @@ func cli(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %s\n", name, strings.ReplaceAll(err.Error(), "\n", "; "))
 		return 1
 	}
+}
+
+// splitFlags separates args into the flags (each with its value when it takes
+// one) and the other arguments, in their order, so that flags may come before,
+// between or after the arguments. "--" ends the flags: every argument after it
+// is an argument, even one that starts with "-"; so is "-" alone. A flag fs
+// does not define is kept with the flags, for fs.Parse to report.
+func splitFlags(fs *flag.FlagSet, args []string) (flags, operands []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return flags, append(operands, args[i+1:]...)
+		}
+		if len(a) < 2 || a[0] != '-' {
+			operands = append(operands, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimPrefix(a[1:], "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return flags, operands
 }
 
 func isHelp(a string) bool { return a == "-h" || a == "-help" || a == "--help" || a == "help" }

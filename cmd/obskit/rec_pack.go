@@ -50,7 +50,7 @@ func packFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&o.skipBad, "skip-bad", false, "skip an image that cannot be read or decoded, with a message on stderr, instead of stopping (im2rec's multi-process behaviour)")
 	return func(e *env, args []string) error {
 		if len(args) != 2 {
-			return usageErrorf("want PREFIX and ROOT (flags go before them), got %d arguments", len(args))
+			return usageErrorf("want PREFIX and ROOT, got %d arguments", len(args))
 		}
 		if err := o.check(); err != nil {
 			return err

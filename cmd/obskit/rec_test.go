@@ -253,7 +253,7 @@ func TestRecPackErrors(t *testing.T) {
 		{[]string{"--train-ratio", "2", "--list", filepath.Join(dir, "p"), photos}, "--train-ratio 2"},
 		{[]string{"--quality", "0", filepath.Join(dir, "p"), photos}, "--quality 0"},
 		{[]string{filepath.Join(dir, "p")}, "want PREFIX and ROOT"},
-		{[]string{filepath.Join(dir, "p"), photos, "--list"}, "flags go before them"},
+		{[]string{filepath.Join(dir, "p"), photos, "extra"}, "want PREFIX and ROOT, got 3 arguments"},
 	} {
 		status, _, stderr := run(append([]string{"rec", "pack"}, c.args...)...)
 		if status == 0 || !strings.Contains(stderr, c.want) {
