@@ -185,11 +185,11 @@ func TestPanicError(t *testing.T) {
 	if !errors.As(pe, &ie) || ie != inner {
 		t.Errorf("errors.As(PanicError, *IndexError) did not find the panic value")
 	}
-	if msg := pe.Error(); !strings.HasPrefix(msg, "eachobs: panic in a background goroutine at step 4: x.GetObs: index 3") || !strings.HasSuffix(msg, "stack") {
+	if msg := pe.Error(); !strings.HasPrefix(msg, "eachobs: panic at step 4: x.GetObs: index 3") || !strings.HasSuffix(msg, "stack") {
 		t.Errorf("Error() = %q", msg)
 	}
 	pe = &container.PanicError{Op: "stream.Prefetch", Step: -1, Value: "boom"}
-	if pe.Unwrap() != nil || !strings.HasPrefix(pe.Error(), "stream.Prefetch: panic in a background goroutine: boom") {
+	if pe.Unwrap() != nil || !strings.HasPrefix(pe.Error(), "stream.Prefetch: panic: boom") {
 		t.Errorf("non-error value: Unwrap %v, Error %q", pe.Unwrap(), pe.Error())
 	}
 }

@@ -89,10 +89,11 @@
 // with an [*ArgError]. Data errors are returned, never panicked. An empty
 // container is data too: a function that must produce observations returns an
 // error wrapping [ErrEmpty] when it finds none, and a loop over an empty container
-// yields nothing. A panic in a
-// background goroutine of a loop (prefetching, parallel gathering, parallel maps)
-// is raised again in the goroutine that ranges over the loop as a [*PanicError],
-// which unwraps to the original value.
+// yields nothing. A panic in the
+// work of a loop (gathering, decoding, a map function), in a background goroutine
+// or not, is raised in the goroutine that ranges over the loop as a
+// [*PanicError], whatever the number of workers, which unwraps to the original
+// value.
 //
 // # Ownership
 //

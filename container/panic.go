@@ -6,11 +6,13 @@ import (
 )
 
 // A PanicError is the panic value with which a loop or stream of the kit reports,
-// in the goroutine that ranges over it, a panic that happened in one of its
-// background goroutines (prefetching, parallel gathering, parallel maps). A panic
-// in another goroutine would otherwise crash the program where no caller can
-// recover it; raising it again where the loop is ranged keeps a panic in a
-// container's GetObsInto, or in a user's map function, where it belongs.
+// in the goroutine that ranges over it, a panic in the work it does for the
+// caller: a container's GetObsInto, a decoder, a user's map function, whether
+// that work ran in a background goroutine (prefetching, parallel gathering,
+// parallel maps) or in the caller's own, so that what a caller recovers is the
+// same whatever the number of workers. A panic in another goroutine would
+// otherwise crash the program where no caller can recover it. A panic in the
+// loop body itself is not wrapped.
 //
 // Every goroutine-starting part of obskit (eachobs, stream, provider) uses this one
 // type, so one errors.As covers them all. Unwrap returns the original value when it
@@ -29,7 +31,7 @@ func (e *PanicError) Error() string {
 	if e.Step >= 0 {
 		at = " at step " + strconv.Itoa(e.Step)
 	}
-	return fmt.Sprintf("%s: panic in a background goroutine%s: %v\n\n%s", e.Op, at, e.Value, e.Stack)
+	return fmt.Sprintf("%s: panic%s: %v\n\n%s", e.Op, at, e.Value, e.Stack)
 }
 
 // Unwrap returns Value when it is an error, and nil otherwise.

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/tuples"
 	"go.uber.org/goleak"
 )
 
@@ -83,14 +84,14 @@ func TestWorkerPanicReachesCaller(t *testing.T) {
 						t.Fatal("the loop did not panic")
 					}
 					msg := fmt.Sprint(r)
-					if par.prefetch+par.workers > 1 {
-						var pe *container.PanicError
-						if err, ok := r.(error); !ok || !errors.As(err, &pe) || pe.Step != 5 || pe.Op != "eachobs" {
-							t.Fatalf("panic value %v (%T), want an eachobs *PanicError at step 5", r, r)
-						}
-						if err := r.(error); errors.Unwrap(err) == nil {
-							t.Errorf("PanicError does not unwrap to the worker's error")
-						}
+					// The same type whatever the number of workers, a serial
+					// loop's too.
+					var pe *container.PanicError
+					if err, ok := r.(error); !ok || !errors.As(err, &pe) || pe.Step != 5 || pe.Op != "eachobs" {
+						t.Fatalf("panic value %v (%T), want an eachobs *PanicError at step 5", r, r)
+					}
+					if err := r.(error); errors.Unwrap(err) == nil {
+						t.Errorf("PanicError does not unwrap to the worker's error")
 					}
 					if !strings.Contains(msg, "cannot load observation 52") {
 						t.Errorf("panic %q does not carry the worker's message", msg)
@@ -281,4 +282,71 @@ func TestGoexitInGather(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEveryLoopWrapsPanics checks that every loop of the package reports a panic
+// in the container as a *container.PanicError unwrapping to the container's
+// error, whatever its workers (issue 25: the type depended on the worker
+// count), and that a panic in the loop body is not wrapped.
+func TestEveryLoopWrapsPanics(t *testing.T) {
+	bad := failing(20, 7)
+	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+	labeled := must(tuples.Zip2(bad, container.FromFunc(20, func(i int) int { return i % 2 })))
+	loops := map[string]func(){
+		"Obs": func() {
+			for range eachobs.Obs(bad) {
+			}
+		},
+		"RandomObs": func() {
+			for range must(eachobs.RandomObs(container.FromFunc(20, func(int) int { panic(errors.New("cannot load")) }), 5, rng())) {
+			}
+		},
+		"BalancedObs": func() {
+			for range must(eachobs.BalancedObs(must(tuples.Zip2(container.FromFunc(20, func(int) int { panic(errors.New("cannot load")) }), container.FromFunc(20, func(i int) int { return i % 2 }))), 5, rng())) {
+			}
+		},
+	}
+	for _, par := range parallelism {
+		opts := parOpts(par.prefetch, par.workers)
+		p := name("/prefetch=", par.prefetch, "/workers=", par.workers)
+		loops["Batches"+p] = func() {
+			for range eachobs.Batches(container.AsBatched(bad), 4, opts...) {
+			}
+		}
+		loops["Loader.Epoch"+p] = func() {
+			for range eachobs.NewLoader(container.AsBatched(bad), 4, append(opts, eachobs.Shuffle(3))...).Epoch(2) {
+			}
+		}
+		loops["RandomBatches"+p] = func() {
+			for range must(eachobs.RandomBatches(labeled, 4, 50, rng(), opts...)) {
+			}
+		}
+	}
+	for what, loop := range loops {
+		t.Run(what, func(t *testing.T) {
+			v := func() (v any) {
+				defer func() { v = recover() }()
+				loop()
+				return nil
+			}()
+			var pe *container.PanicError
+			if err, ok := v.(error); !ok || !errors.As(err, &pe) || errors.Unwrap(pe) == nil {
+				t.Fatalf("panic %v (%T), want a *container.PanicError unwrapping to the container's error", v, v)
+			}
+		})
+	}
+	t.Run("body", func(t *testing.T) {
+		for _, par := range parallelism {
+			v := func() (v any) {
+				defer func() { v = recover() }()
+				for range eachobs.Batches(container.AsBatched(tens(20)), 4, parOpts(par.prefetch, par.workers)...) {
+					panic("body")
+				}
+				return nil
+			}()
+			if v != "body" {
+				t.Errorf("prefetch=%d workers=%d: a panic in the loop body reached the caller as %v (%T), want it unchanged", par.prefetch, par.workers, v, v)
+			}
+		}
+	})
 }

@@ -109,8 +109,10 @@
 // each batch is yielded only when all before it have been, so the sequence is the
 // same as a serial loop's (MLUtils' parallel DataLoader does not keep the order;
 // this one does). Breaking out of the loop stops every goroutine before the loop
-// returns. A panic in a background goroutine reaches the ranging goroutine as a
-// [*container.PanicError], after every earlier batch was yielded, as in a serial loop.
+// returns. A panic in gathering reaches the ranging goroutine as a
+// [*container.PanicError], after every earlier batch was yielded, whatever the
+// number of workers (a serial loop wraps it the same way); a panic in the loop
+// body is not wrapped.
 //
 // The goroutines are those of the kit's one pipeline (internal/pipeline), which
 // also runs stream.Prefetch and stream.ParallelMap.

@@ -51,7 +51,7 @@ func RandomObs[T any](c container.Container[T], count int, rng *rand.Rand) (iter
 		n := c.Nobs()
 		for k := 0; count == Forever || k < count; k++ {
 			i := rng.IntN(n)
-			if !yield(i, c.GetObs(i)) {
+			if !yield(i, pipeline.Call("eachobs.RandomObs", k, func() T { return c.GetObs(i) })) {
 				return
 			}
 		}
@@ -143,7 +143,7 @@ func BalancedObs[X any, L cmp.Ordered, B any](c container.Batched[tuples.Pair[X,
 		for k := 0; count == Forever || k < count; k++ {
 			g := classes[rng.IntN(len(classes))].Indices
 			i := g[rng.IntN(len(g))]
-			if !yield(i, c.GetObs(i)) {
+			if !yield(i, pipeline.Call("eachobs.BalancedObs", k, func() tuples.Pair[X, L] { return c.GetObs(i) })) {
 				return
 			}
 		}

@@ -338,14 +338,18 @@ func TestDecodeErrors(t *testing.T) {
 			}
 			check("GetObs", func() { c.data.GetObs(c.i) })
 			check("GetObsInto", func() { c.data.GetObsInto(tuples.Pair[*arraycontainer.Array[float32], []int]{}, []int{0, c.i}) })
-			// In a loop, the error reaches the caller as a *container.PanicError.
-			err := panicked(func() {
-				for range eachobs.Batches(c.data, 2, eachobs.Workers(2)) {
+			// In a loop, the error reaches the caller as a *container.PanicError,
+			// whatever the number of workers (issue 25: a serial loop let the bare
+			// error through).
+			for _, opts := range [][]eachobs.Option{nil, {eachobs.Prefetch(1)}, {eachobs.Workers(2)}} {
+				err := panicked(func() {
+					for range eachobs.Batches(c.data, 2, opts...) {
+					}
+				})
+				var pe *container.PanicError
+				if !errors.As(err, &pe) || !errors.Is(err, ErrRead) {
+					t.Errorf("loop with %d options: panic %v (%T), want a *container.PanicError wrapping ErrRead", len(opts), err, err)
 				}
-			})
-			var pe *container.PanicError
-			if !errors.As(err, &pe) || !errors.Is(err, ErrRead) {
-				t.Errorf("loop: panic %v, want a *container.PanicError wrapping ErrRead", err)
 			}
 		})
 	}

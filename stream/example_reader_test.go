@@ -287,7 +287,7 @@ func ExampleParallelMap_panic() {
 	}
 	// Output:
 	// 10
-	// stream.ParallelMap: panic in a background goroutine at step 1: runtime error: integer divide by zero
+	// stream.ParallelMap: panic at step 1: runtime error: integer divide by zero
 }
 
 // Unordered releases the order: results come as workers finish them. The

@@ -72,8 +72,9 @@ type meta struct {
 // len(slots) is the number of steps in flight: at least 1, and with Workers >= 1
 // at least 2 so that the background goroutines and the consumer overlap. A panic
 // in source or work is re-raised in the caller's goroutine as a
-// [*container.PanicError]; with Workers = 0 panics are not wrapped (they happen in
-// the caller's goroutine already). Run panics when cfg and slots do not fit.
+// [*container.PanicError], with Workers = 0 too, so that the caller sees one
+// type whatever the number of workers; a panic in yield passes through
+// unchanged. Run panics when cfg and slots do not fit.
 func Run[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) error {
 	switch {
 	case len(slots) < 1, cfg.Workers < 0,
@@ -82,7 +83,7 @@ func Run[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work fun
 		panic("pipeline.Run: a configuration that cannot run")
 	}
 	if cfg.Workers == 0 {
-		return serial(slots, source, work, yield)
+		return serial(cfg, slots, source, work, yield)
 	}
 	p := newRun(cfg, slots, work)
 	p.start(source)
@@ -121,11 +122,24 @@ func (s *Started[S]) Consume(yield func(s *S) bool) error { return s.p.consume(y
 // every goroutine it started has exited.
 func (s *Started[S]) Stop() { s.p.stop() }
 
-// serial runs a pipeline without goroutines.
-func serial[S any](slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) error {
+// serial runs a pipeline without goroutines. A panic in the source or in work
+// is re-raised as a [*container.PanicError] naming the step, as a pipeline with
+// goroutines raises it, so that what a caller recovers does not depend on the
+// number of workers; a panic in yield (the caller's loop body) passes through
+// unchanged.
+func serial[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) (err error) {
 	s := &slots[0]
-	stopped := false
-	err := source(func(prepare func(*S)) bool {
+	stopped, yielding := false, false
+	k := 0 // the step being prepared
+	defer func() {
+		if v := recover(); v != nil {
+			if yielding {
+				panic(v)
+			}
+			panic(wrap(cfg.Op, k, v))
+		}
+	}()
+	err = source(func(prepare func(*S)) bool {
 		if stopped {
 			return false
 		}
@@ -133,13 +147,23 @@ func serial[S any](slots []S, source func(emit Emit[S]) error, work func(s *S), 
 		if work != nil {
 			work(s)
 		}
+		yielding = true
 		stopped = !yield(s)
+		yielding = false
+		k++
 		return !stopped
 	})
 	if stopped {
 		return nil
 	}
 	return err
+}
+
+// wrap returns the PanicError of a panic with value v at step k of a pipeline
+// of op. The PanicError of a pipeline nested in another's source or work is
+// wrapped again, so the outer one names the outer step and unwraps to it.
+func wrap(op string, k int, v any) *container.PanicError {
+	return &container.PanicError{Op: op, Step: k, Value: v, Stack: debug.Stack()}
 }
 
 type run[S any] struct {
@@ -245,7 +269,7 @@ func (p *run[S]) feed(source func(emit Emit[S]) error) {
 	returned := false
 	defer func() {
 		if v := recover(); v != nil {
-			p.srcPanic = &container.PanicError{Op: p.cfg.Op, Step: k, Value: v, Stack: debug.Stack()}
+			p.srcPanic = wrap(p.cfg.Op, k, v)
 		} else if !returned { // runtime.Goexit in the source
 			p.srcPanic = &container.PanicError{Op: p.cfg.Op, Step: k, Value: errGoexit, Stack: debug.Stack()}
 		}
@@ -335,7 +359,7 @@ func (p *run[S]) signal(j int) bool {
 func (p *run[S]) do(j int) (f *container.PanicError) {
 	defer func() {
 		if v := recover(); v != nil {
-			f = &container.PanicError{Op: p.cfg.Op, Step: p.meta[j].step, Value: v, Stack: debug.Stack()}
+			f = wrap(p.cfg.Op, p.meta[j].step, v)
 		}
 	}()
 	p.work(&p.slots[j])
@@ -353,3 +377,16 @@ func wait[T any](poll bool, c <-chan T, stop <-chan struct{}) (v T, ok, stopped 
 // errGoexit is the Value of the PanicError that reports a runtime.Goexit in a
 // background goroutine.
 var errGoexit = errors.New("runtime.Goexit called in a background goroutine (t.FailNow or t.SkipNow outside the test's goroutine?)")
+
+// Call returns f(), re-raising a panic in f as the [*container.PanicError] of
+// step k of op, as a pipeline does: the loops that call a container in the
+// caller's goroutine without a pipeline (a draw with replacement) use it, so
+// that every loop reports a panic in its work with one type.
+func Call[T any](op string, k int, f func() T) T {
+	defer func() {
+		if v := recover(); v != nil {
+			panic(wrap(op, k, v))
+		}
+	}()
+	return f()
+}

@@ -153,10 +153,6 @@ func TestWorkPanics(t *testing.T) {
 					var pe *container.PanicError
 					err, _ := v.(error)
 					switch {
-					case c.cfg.Workers == 0:
-						if v != fmt.Sprintf("bad step %d", bad[0]) {
-							t.Fatalf("serial panic %v, want the work's own panic value", v)
-						}
 					case !errors.As(err, &pe):
 						t.Fatalf("panic %v (%T), want a *container.PanicError", v, v)
 					case c.cfg.Unordered:
@@ -204,12 +200,6 @@ func TestSourcePanics(t *testing.T) {
 							}
 						}, square, func(*slot) bool { got++; return true })
 					})
-					if c.cfg.Workers == 0 {
-						if v == nil {
-							t.Fatal("no panic")
-						}
-						return
-					}
 					var pe *container.PanicError
 					if err, _ := v.(error); !errors.As(err, &pe) || pe.Step != at {
 						t.Fatalf("panic %v, want a PanicError at step %d", v, at)
