@@ -134,6 +134,49 @@ func TestCorrupt(t *testing.T) {
 	}
 }
 
+// TestStreamCutShort reads damaged copies of testdata/raw.rec as streams of
+// unknown size, where the end is found only by reading: each error says where
+// the record or part started, how long it said it was and where the stream
+// ended (the message used to give where the part would have ended, such as
+// 536870919 for a length word of 2^29-1 at offset 0).
+func TestStreamCutShort(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		damage func([]byte) []byte
+		want   string
+	}{
+		{"largest length", func(b []byte) []byte { return setWord(b, 3296, 1<<29-1) },
+			"offset 3292: a record of 536870911 bytes (536870912 with padding) cut short by the end of the stream at 3308, after 8 of its bytes"},
+		{"largest length first", func(b []byte) []byte { return setWord(b, 4, 1<<29-1) },
+			"offset 0: a record of 536870911 bytes (536870912 with padding) cut short by the end of the stream at 3308, after 3300 of its bytes"},
+		{"cut inside a part", func(b []byte) []byte { return b[:1000] },
+			"offset 388: a part of the split record from offset 272 of 2888 bytes (2888 with padding) cut short by the end of the stream at 1000, after 604 of its bytes"},
+		{"cut inside a first part", func(b []byte) []byte { return b[:300] },
+			"offset 272: the first part of a split record of 100 bytes (100 with padding) cut short by the end of the stream at 300, after 20 of its bytes"},
+		{"cut inside the padding", func(b []byte) []byte { return b[:98] },
+			"offset 88: a record of 1 bytes (4 with padding) cut short by the end of the stream at 98, after 2 of its bytes"},
+	} {
+		r := NewReader(onlyReader{bytes.NewReader(c.damage(golden(t)))})
+		var err error
+		for err == nil {
+			_, err = r.Next()
+		}
+		if !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want ErrFormat and io.ErrUnexpectedEOF saying %q", c.name, err, c.want)
+		}
+	}
+	// A file's reader knows its size before reading the part.
+	b := golden(t)[:1000]
+	r := NewReader(bytes.NewReader(b))
+	var err error
+	for err == nil {
+		_, err = r.Next()
+	}
+	if want := "offset 388: part of 2888 bytes (2888 padded) of the split record from offset 272 runs past the end of the stream at 1000"; !strings.Contains(err.Error(), want) {
+		t.Errorf("cut inside a part, read from a file: %v; want %q", err, want)
+	}
+}
+
 // TestCorruptIndex checks the errors of index files: lines that do not parse,
 // offsets outside the file, and offsets where no record starts, found when the
 // record is read.

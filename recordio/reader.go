@@ -88,7 +88,7 @@ func (r *Reader) next() ([]byte, error) {
 		return nil, r.flagError(r.start, flag)
 	}
 	for {
-		if err := r.data(n); err != nil {
+		if err := r.data(flag, n); err != nil {
 			return nil, err
 		}
 		if flag == whole || flag == last {
@@ -137,17 +137,25 @@ func (r *Reader) header(atStart bool) (uint32, uint32, error) {
 		return 0, 0, format.Errorf(r.name, ErrFormat, "offset %d: invalid part flag %d (length word 0x%08x)", at, flag, w)
 	}
 	if r.size != fileio.Unknown && r.off+pad4(int64(n)) > r.size {
-		return 0, 0, truncated(r.name, "offset %d: part of %d bytes (%d padded) runs past the end of the stream at %d", at, n, pad4(int64(n)), r.size)
+		of := ""
+		if !atStart {
+			of = " of the split record from offset " + strconv.FormatInt(r.start, 10)
+		}
+		return 0, 0, truncated(r.name, "offset %d: part of %d bytes (%d padded)%s runs past the end of the stream at %d", at, n, pad4(int64(n)), of, r.size)
 	}
 	return flag, n, nil
 }
 
-// data appends the n bytes of a part to r.buf and skips its padding.
-func (r *Reader) data(n uint32) error {
+// data appends the n bytes of a part flagged flag to r.buf and skips its
+// padding. A stream that ends before them is an error that says where the
+// part (and its record) started, how long the part said it was, and where the
+// stream ended.
+func (r *Reader) data(flag, n uint32) error {
 	at := r.off
+	had := len(r.buf)
 	var err error
 	r.buf, err = appendFull(r.r, r.buf, int(n))
-	r.off = at + int64(n)
+	r.off = at + int64(len(r.buf)-had)
 	if err == nil {
 		pad := int(pad4(int64(n)) - int64(n))
 		var k int
@@ -156,7 +164,15 @@ func (r *Reader) data(n uint32) error {
 	}
 	switch {
 	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return truncated(r.name, "offset %d: part of %d bytes (%d padded) cut short by the end of the stream at %d", at-headerSize, n, pad4(int64(n)), r.off)
+		what := "a record"
+		switch {
+		case flag == first:
+			what = "the first part of a split record"
+		case flag != whole:
+			what = "a part of the split record from offset " + strconv.FormatInt(r.start, 10)
+		}
+		return truncated(r.name, "offset %d: %s of %d bytes (%d with padding) cut short by the end of the stream at %d, after %d of its bytes",
+			at-headerSize, what, n, pad4(int64(n)), r.off, r.off-at)
 	case err != nil:
 		return format.Wrap(r.name, err)
 	}
