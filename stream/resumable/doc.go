@@ -45,12 +45,16 @@
 // # The saved state
 //
 // [Pass.Save] returns a versioned binary value: the kind, the settings and the
-// state of each node, in order. [Stream.Start] checks the kinds and settings
+// state of each node, in order, closed by a CRC-32C checksum of all its bytes.
+// [Stream.Start] checks the checksum before it reads anything else, so a state
+// damaged on its way (a flipped bit, a cut, bytes added) returns an error
+// wrapping [ErrState] that says so; it then checks the kinds and settings
 // against the stream it resumes and returns an error wrapping [ErrState] that
 // names the node and the difference (a buffer size of 10 in the state and 20 in
-// the stream), rather than resuming into other data. Its size: a few bytes per
-// node, plus the values some nodes hold, encoded with encoding/gob (so they must
-// be values gob encodes: exported fields, no functions or channels):
+// the stream), rather than resuming into other data. Its size: 18 bytes of
+// envelope (the magic, the version, the checksum), a few bytes per node, plus
+// the values some nodes hold, encoded with encoding/gob (so they must be values
+// gob encodes: exported fields, no functions or channels):
 //
 //	Slice, Seek, Replay, Lines         the position: a few bytes
 //	Map, MapErr, Filter, Batches       nothing of their own (a batch is made within one step)

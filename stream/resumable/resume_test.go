@@ -271,8 +271,12 @@ func TestStateMismatch(t *testing.T) {
 		{"other node", resumable.BlockShuffle(resumable.Slice(x), 10, 1), st, "holds a shuffle-buffer here"},
 		{"other source length", resumable.ShuffleBuffer(resumable.Slice(x[:50]), 10, 1), st, "length is 100 in the state and 50"},
 		{"not a state", resumable.Slice(x), []byte("hello, world, this is not a state"), "not a saved stream state"},
-		{"truncated", resumable.ShuffleBuffer(resumable.Slice(x), 10, 1), st[:len(st)-3], "node"},
-		{"trailing bytes", resumable.ShuffleBuffer(resumable.Slice(x), 10, 1), append(append([]byte(nil), st...), 1, 2), "bytes after the last node"},
+		{"truncated", resumable.ShuffleBuffer(resumable.Slice(x), 10, 1), st[:len(st)-3], "checksum mismatch"},
+		{"trailing bytes", resumable.ShuffleBuffer(resumable.Slice(x), 10, 1), append(append([]byte(nil), st...), 1, 2), "checksum mismatch"},
+		// Damage the checksum does not see, to reach the checks behind it.
+		{"truncated, checksum made again", resumable.ShuffleBuffer(resumable.Slice(x), 10, 1), resumable.Reseal(append(st[:len(st)-7:len(st)-7], st[len(st)-4:]...)), "node"},
+		{"trailing bytes, checksum made again", resumable.ShuffleBuffer(resumable.Slice(x), 10, 1), resumable.Reseal(append(append(st[:len(st)-4:len(st)-4], 1, 2), st[len(st)-4:]...)), "2 bytes after the last node"},
+		{"version 1", resumable.ShuffleBuffer(resumable.Slice(x), 10, 1), append(append([]byte("obskit.stream"), 1), st[len("obskit.stream")+1:]...), "version 1, this package reads version 2"},
 	} {
 		_, err := tc.s.Start(tc.state)
 		if !errors.Is(err, resumable.ErrState) || !strings.Contains(err.Error(), tc.want) {
@@ -282,7 +286,8 @@ func TestStateMismatch(t *testing.T) {
 }
 
 // FuzzStart feeds damaged states to Start: an error wrapping ErrState, never a
-// panic or a huge allocation.
+// panic or a huge allocation. With reseal, the damaged state's checksum is made
+// again, so that the damage reaches the decoding of the nodes' records.
 func FuzzStart(f *testing.F) {
 	x := ints(0, 50)
 	build := func() resumable.Stream[int] {
@@ -300,9 +305,13 @@ func FuzzStart(f *testing.F) {
 		}
 		p.Close()
 		st, _ := p.Save()
-		f.Add(st)
+		f.Add(st, false)
+		f.Add(st, true)
 	}
-	f.Fuzz(func(t *testing.T, st []byte) {
+	f.Fuzz(func(t *testing.T, st []byte, reseal bool) {
+		if reseal { // past the checksum, into the records
+			st = resumable.Reseal(st)
+		}
 		p, err := build().Start(st)
 		if err != nil {
 			if !errors.Is(err, resumable.ErrState) {

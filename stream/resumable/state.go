@@ -11,18 +11,15 @@ import (
 
 // ErrState is wrapped by the error [Stream.Start] returns for a state it cannot
 // resume from: not a state of this package, a version it does not read, a state
-// cut short or damaged, or the state of another pipeline (a node of another kind,
-// or with another setting, such as a buffer size). The message names the node,
-// counted from the consumer's end, and what differs.
+// cut short or damaged (its checksum does not match), or the state of another
+// pipeline (a node of another kind, or with another setting, such as a buffer
+// size). The message says which check failed; for another pipeline, it names
+// the node, counted from the consumer's end, and what differs.
 var ErrState = errors.New("state does not fit the stream")
 
-// The saved form of a pass: the magic, the version, then each node's record in
-// the order of a walk from the consumer's end to the sources: its kind, its
-// settings (checked on resume), its state, its sources' records.
-const (
-	magic   = "obskit.stream"
-	version = 1
-)
+// The saved form of a pass, inside the envelope of envelope.go: each node's
+// record in the order of a walk from the consumer's end to the sources: its
+// kind, its settings (checked on resume), its state, its sources' records.
 
 // A writer appends the records of a pass's nodes.
 type writer struct {

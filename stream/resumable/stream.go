@@ -62,29 +62,25 @@ func (s Stream[T]) check(op string) {
 // pass that saved state (with [Pass.Save]) stood: the pass then yields exactly
 // the values the saved pass would have yielded after its last one. s must be
 // built as the stream that saved the state was (the same nodes with the same
-// settings, sources that yield the same values); Start returns an error wrapping
-// [ErrState] when the state does not fit s, naming the node and what differs,
-// and also when a replayed source fails or ends before the saved position (the
-// error names the source's error). Files are opened at the pass's first value,
-// so their errors come from the pass, in place, as any source error does.
+// settings, sources that yield the same values). Start returns an error
+// wrapping [ErrState] when the state is damaged (its checksum, checked before
+// anything else is read, does not match), when it does not fit s, naming the
+// node and what differs, and also when a replayed source fails or ends before
+// the saved position (the error names the source's error). Files are opened
+// at the pass's first value, so their errors come from the pass, in place, as
+// any source error does.
 func (s Stream[T]) Start(state []byte) (*Pass[T], error) {
 	s.check("resumable.Stream.Start")
-	it := s.n.pass(0)
 	if len(state) == 0 {
-		return &Pass[T]{it: it}, nil
+		return &Pass[T]{it: s.n.pass(0)}, nil
 	}
-	r := &reader{b: state, node: -1, kind: "header"}
-	if len(state) < len(magic) || string(state[:len(magic)]) != magic {
-		r.fail("not a saved stream state")
-	} else {
-		r.b = r.b[len(magic):]
-		if v := r.uint(); r.err == nil && v != version {
-			r.fail("version %d, this package reads version %d", v, version)
-		}
+	body, err := checkEnvelope(state)
+	if err != nil {
+		return nil, fmt.Errorf("resumable.Stream.Start: state of %d bytes: %v: %w", len(state), err, ErrState)
 	}
-	if r.err == nil {
-		it.load(r)
-	}
+	it := s.n.pass(0)
+	r := &reader{b: body, node: -1}
+	it.load(r)
 	if r.err == nil && len(r.b) > 0 {
 		r.node, r.kind = -1, "end"
 		r.fail("%d bytes after the last node", len(r.b))
@@ -155,7 +151,8 @@ func (p *Pass[T]) All() stream.Reader[T] {
 }
 
 // Save returns the state of the pass after the last value it yielded: a small
-// versioned binary value to keep in a checkpoint and hand to [Stream.Start].
+// versioned binary value, closed by a CRC-32C checksum of its bytes, to keep in
+// a checkpoint and hand to [Stream.Start].
 // Its size is a few bytes per node plus the values the nodes hold (a shuffle's
 // buffer, a packer's open rows, the rest of a batch being unbatched), encoded
 // with encoding/gob, as each decorator documents.
@@ -165,11 +162,10 @@ func (p *Pass[T]) Save() ([]byte, error) {
 	if p.failed != nil {
 		return nil, fmt.Errorf("resumable.Pass.Save: the pass failed (%v); resume from an earlier state", p.failed)
 	}
-	w := &writer{b: append(make([]byte, 0, 64), magic...)}
-	w.uint(version)
+	w := &writer{b: openEnvelope(make([]byte, 0, 64))}
 	p.it.save(w)
 	if w.err != nil {
 		return nil, w.err
 	}
-	return w.b, nil
+	return sealEnvelope(w.b), nil
 }
