@@ -114,6 +114,54 @@
 // observations form k consecutive validation sets, each trained on everything
 // before it, less a Gap, at most MaxTrain of the most recent; nothing is shuffled.
 //
+// # Groups
+//
+// When several observations come from one source (a patient, a speaker, a
+// photo session, a document), a split that puts some in training and some in
+// validation leaks. The group splitters never split a group. The groups are
+// given the way labels are: a container of ordered values, one per
+// observation in the data's order (container.FromSlice(ids), a member of a
+// tuple, a column, a [container.Func] that derives them), read once with
+// GetObs without reading the data; its Nobs must be the data's, else the call
+// panics with a [*container.ArgError]. Groups are numbered in sorted order
+// (NaN last), as scikit-learn's np.unique numbers them, so that the folds are
+// scikit-learn's where it is deterministic.
+//
+// [GroupKFolds] (scikit-learn's GroupKFold) deals the groups largest first, each
+// to the fold with the fewest observations, so fold sizes differ by at most
+// the largest group. [StratifiedGroupKFolds] (StratifiedGroupKFold) also keeps
+// the class proportions as well as whole groups allow, by scikit-learn's greedy
+// rule computed in the same floating-point steps. [LeaveOneGroupOut] validates
+// on each group in turn; [LeavePGroupsOut] on every set of p groups, C(G, p)
+// folds enumerated lazily in scikit-learn's order, refusing a count that does
+// not fit an int. [GroupShuffleSplits] draws random train/test splits of the
+// groups. More folds than groups is an error ([ErrFolds]) naming both counts.
+//
+// # Repeats
+//
+// [RepeatedKFolds], [RepeatedStratifiedKFolds], [ShuffleSplits],
+// [StratifiedShuffleSplits] and [GroupShuffleSplits] repeat a random split
+// (scikit-learn's RepeatedKFold, RepeatedStratifiedKFold, ShuffleSplit,
+// StratifiedShuffleSplit, GroupShuffleSplit), for tighter estimates on small
+// data. They take a seed instead of a *rand.Rand: repetition r draws from
+// rand.New(rand.NewPCG(seed, r)) alone, the seeding of eachobs's epochs, so
+// that any repetition can be rebuilt on its own, in any order, and a
+// repetition of KFolds is exactly KFolds with that rng. Their folds are built
+// lazily and returned as [Folds] like every list of train/validation pairs.
+//
+// # Hash splits
+//
+// A split drawn from a permutation changes entirely when one observation is
+// added. [HashSplit] decides each observation's part from a keyed 64-bit hash
+// of an id the user names (a key, a file name, a group; never the position)
+// and the parts' fractions ([NewHash]), so a held-out set never moves as data
+// grow: appending observations never moves one between parts, reordering does
+// not change any observation's part, and the stream form, stream.HashPart,
+// keeps the same values in O(1) memory. The hash ([Hash], SipHash-2-4 with a
+// key derived from a salt) and the mapping to parts are fixed forever and
+// documented with test vectors, so a split made today is the split made by
+// every later version and can be reproduced in any language.
+//
 // # Resampling
 //
 // [Oversample] (MLUtils.oversample) brings every class up to round(fraction*m)
