@@ -176,30 +176,14 @@ func sipHash24[I ID](k0, k1 uint64, m I) uint64 {
 	v1 := k1 ^ 0x646f72616e646f6d
 	v2 := k0 ^ 0x6c7967656e657261
 	v3 := k1 ^ 0x7465646279746573
-	round := func() {
-		v0 += v1
-		v1 = bits.RotateLeft64(v1, 13)
-		v1 ^= v0
-		v0 = bits.RotateLeft64(v0, 32)
-		v2 += v3
-		v3 = bits.RotateLeft64(v3, 16)
-		v3 ^= v2
-		v0 += v3
-		v3 = bits.RotateLeft64(v3, 21)
-		v3 ^= v0
-		v2 += v1
-		v1 = bits.RotateLeft64(v1, 17)
-		v1 ^= v2
-		v2 = bits.RotateLeft64(v2, 32)
-	}
 	n := len(m)
 	i := 0
 	for ; i+8 <= n; i += 8 {
 		x := uint64(m[i]) | uint64(m[i+1])<<8 | uint64(m[i+2])<<16 | uint64(m[i+3])<<24 |
 			uint64(m[i+4])<<32 | uint64(m[i+5])<<40 | uint64(m[i+6])<<48 | uint64(m[i+7])<<56
 		v3 ^= x
-		round()
-		round()
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
 		v0 ^= x
 	}
 	last := uint64(n) << 56
@@ -207,13 +191,31 @@ func sipHash24[I ID](k0, k1 uint64, m I) uint64 {
 		last |= uint64(m[i+j]) << (8 * j)
 	}
 	v3 ^= last
-	round()
-	round()
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
 	v0 ^= last
 	v2 ^= 0xff
-	round()
-	round()
-	round()
-	round()
+	for range 4 {
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	}
 	return v0 ^ v1 ^ v2 ^ v3
+}
+
+// sipRound is one SipRound.
+func sipRound(v0, v1, v2, v3 uint64) (uint64, uint64, uint64, uint64) {
+	v0 += v1
+	v1 = bits.RotateLeft64(v1, 13)
+	v1 ^= v0
+	v0 = bits.RotateLeft64(v0, 32)
+	v2 += v3
+	v3 = bits.RotateLeft64(v3, 16)
+	v3 ^= v2
+	v0 += v3
+	v3 = bits.RotateLeft64(v3, 21)
+	v3 ^= v0
+	v2 += v1
+	v1 = bits.RotateLeft64(v1, 17)
+	v1 ^= v2
+	v2 = bits.RotateLeft64(v2, 32)
+	return v0, v1, v2, v3
 }
