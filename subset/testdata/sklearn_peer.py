@@ -24,7 +24,7 @@ def answer(req):
         return {"sklearn": sklearn.__version__, "numpy": np.__version__}
     if "sum" in req:
         return {"sum": float(np.sum(np.array(req["sum"], dtype=np.float64)))}
-    cv = getattr(model_selection, req["cv"])(**req.get("args", {}))
+    cv = getattr(model_selection, req["cv"])(**(req.get("args") or {}))
     X = np.zeros((req["n"], 1))
     y = None if req.get("y") is None else np.array(req["y"])
     groups = None if req.get("groups") is None else np.array(req["groups"])

@@ -1,0 +1,4 @@
+package subset
+
+// PairwiseSum is pairwiseSum, for TestPairwiseSumNumPy.
+var PairwiseSum = pairwiseSum
