@@ -30,17 +30,21 @@ RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
-# build time and dlopen at run time). deps installs the missing ones where
-# apt-get is (CI, a Debian machine as root) and says what to install
-# elsewhere; the libjpeg-turbo tests then skip with that message.
-DEBS := libjpeg62-turbo-dev
+# build time and dlopen at run time), and scikit-learn for subset's tests
+# against its splitters (run by /usr/bin/python3 through internal/pypeer).
+# deps installs the missing ones where apt-get is (CI, a Debian machine as
+# root), without the packages they only recommend (scikit-learn's, matplotlib
+# and pytest, would add 48 packages and 2m16s to its 64 s install, measured on
+# a 2-core Zen 5 VM), and says what to install elsewhere; the tests that need
+# them then skip with that message.
+DEBS := libjpeg62-turbo-dev python3-sklearn
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null 2>&1; then \
 	    echo "make deps: installing$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	  else echo "make deps: no apt-get here: install$$missing (libjpeg-turbo's header and library) for imagecodec/turbo"; fi; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	  else echo "make deps: no apt-get here: install$$missing (libjpeg-turbo's header and library for imagecodec/turbo, scikit-learn for subset's tests)"; fi; \
 	fi
 
 # make test runs every test of every module (and imagecodec/turbo built without
@@ -50,15 +54,16 @@ deps:
 # and again for the tests; files built only without -race are vetted by make vet
 # (and make lint). Every module runs even when one fails; testsum prints go
 # test's usual lines from its -json output, then one line counting the tests.
-# With the Debian packages in place the libjpeg-turbo tests must run, not skip
-# (OBSKIT_REQUIRE_TURBO).
+# With the Debian packages in place the libjpeg-turbo tests and the
+# scikit-learn ones must run, not skip (OBSKIT_REQUIRE_TURBO,
+# OBSKIT_REQUIRE_SKLEARN).
 TESTFLAGS := $(RACE) -vet=all -count=1
 test: deps fmtcheck $(BIN)/testsum
 	@echo "make test: go test $(TESTFLAGS) ./... in each module: $(MODULES); then imagecodec/turbo with CGO_ENABLED=0"
 	@echo "make test: race detector $(if $(RACE),on,OFF (no C compiler found: install gcc to enable it))"
 	@req=$$(dpkg -s $(DEBS) >/dev/null 2>&1 && echo 1); \
 	{ for m in $(MODULES); do echo "== $$m"; \
-	    OBSKIT_REQUIRE_TURBO=$$req $(GO) test -C $$m $(TESTFLAGS) -json ./... || echo "make test: go test exited with status $$? in $$m"; done; \
+	    OBSKIT_REQUIRE_TURBO=$$req OBSKIT_REQUIRE_SKLEARN=$$req $(GO) test -C $$m $(TESTFLAGS) -json ./... || echo "make test: go test exited with status $$? in $$m"; done; \
 	  echo "== imagecodec/turbo without cgo"; \
 	  CGO_ENABLED=0 $(GO) test -vet=all -count=1 -json ./imagecodec/turbo/ || echo "make test: go test exited with status $$? in imagecodec/turbo"; \
 	} | $(BIN)/testsum
