@@ -233,31 +233,8 @@ func recIndex(e *env, args []string, raw bool, out string, force bool) error {
 			ix[i].Key = int64(id)
 		}
 	}
-	if err := writeFileAtomic(out, func(w *os.File) error { _, err := ix.WriteTo(w); return err }); err != nil {
+	if err := writeFileAtomic(out, func(w io.Writer) error { _, err := ix.WriteTo(w); return err }); err != nil {
 		return err
 	}
 	return json.NewEncoder(e.stdout).Encode(recIndexed{Rec: path, Idx: out, Records: len(ix)})
-}
-
-// writeFileAtomic writes path through write into a temporary file beside it,
-// renamed to path once complete, so that a failure leaves no half-written
-// file.
-func writeFileAtomic(path string, write func(*os.File) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".obskit-*")
-	if err != nil {
-		return err
-	}
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -123,12 +124,20 @@ func makeLists(e *env, o packOptions, prefix, root string) error {
 	part := func(lo, hi int) []imagedata.ListEntry { // Python's list[lo:hi]
 		return list[min(lo, len(list)):min(max(lo, hi), len(list))]
 	}
+	// Every list or none: written beside their targets, put in place at the end.
+	var out outputs
+	defer out.abort()
+	var written []listWritten
 	write := func(path string, entries []imagedata.ListEntry) error {
-		err := writeFileAtomic(path, func(w *os.File) error { return imagedata.WriteList(w, entries) })
+		w, err := out.create(path)
 		if err != nil {
 			return err
 		}
-		return enc.Encode(listWritten{path, len(entries)})
+		if err := imagedata.WriteList(w, entries); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		written = append(written, listWritten{path, len(entries)})
+		return nil
 	}
 	// im2rec cuts each chunk by the chunk size, not by the chunk's own length.
 	sep, sepTest := int(float64(size)*o.trainRatio), int(float64(size)*o.testRatio)
@@ -156,6 +165,14 @@ func makeLists(e *env, o packOptions, prefix, root string) error {
 			}
 		}
 		if err := write(name+"_train.lst", part(min(lo+sepTest, end), min(lo+sepTest+sep, end))); err != nil {
+			return err
+		}
+	}
+	if err := out.commit(); err != nil {
+		return err
+	}
+	for _, w := range written {
+		if err := enc.Encode(w); err != nil {
 			return err
 		}
 	}
@@ -206,20 +223,41 @@ func listFiles(prefix string) ([]string, error) {
 }
 
 // packLists packs the images of every list of prefix, as im2rec without
-// --list.
+// --list. Every .rec and .idx is written, or none: they are written beside
+// their targets (each created before any image is read, so that a target
+// that cannot be written fails first) and put in place once all are
+// complete, each .idx after its .rec (see outputs).
 func packLists(e *env, o packOptions, prefix, root string) error {
 	lists, err := listFiles(prefix)
 	if err != nil {
 		return err
 	}
-	p := progress.New(progress.Output(e.stderr, true))
-	defer p.Stop()
-	enc := json.NewEncoder(e.stdout)
-	for _, lst := range lists {
-		w, err := packList(e, p, o, lst, root)
-		if err != nil {
+	var out outputs
+	defer out.abort()
+	type files struct{ rec, idx io.Writer }
+	ws := make([]files, len(lists))
+	for i, lst := range lists {
+		stem := strings.TrimSuffix(lst, ".lst")
+		if ws[i].rec, err = out.create(stem + ".rec"); err != nil {
 			return err
 		}
+		if ws[i].idx, err = out.create(stem + ".idx"); err != nil {
+			return err
+		}
+	}
+	p := progress.New(progress.Output(e.stderr, true))
+	defer p.Stop()
+	written := make([]recWritten, len(lists))
+	for i, lst := range lists {
+		if written[i], err = packList(e, p, o, lst, root, ws[i].rec, ws[i].idx); err != nil {
+			return err
+		}
+	}
+	if err := out.commit(); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(e.stdout)
+	for _, w := range written {
 		if err := enc.Encode(w); err != nil {
 			return err
 		}
@@ -237,9 +275,10 @@ type packSlot struct {
 	enc  reencoder
 }
 
-// packList writes the .rec and .idx of one list: the images read (and
-// encoded again) by o.numThread workers, written in the order of the list.
-func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (recWritten, error) {
+// packList writes the .rec and .idx of one list to rec and idx: the images
+// read (and encoded again) by o.numThread workers, written in the order of
+// the list.
+func packList(e *env, p *progress.Progress, o packOptions, lst, root string, rec, idx io.Writer) (recWritten, error) {
 	f, err := os.Open(lst)
 	if err != nil {
 		return recWritten{}, err
@@ -267,8 +306,8 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (re
 	defer bar.Done()
 
 	var ix recordio.Index
-	err = writeFileAtomic(out.Rec, func(file *os.File) error {
-		bw := bufio.NewWriterSize(file, 1<<20)
+	err = func() error {
+		bw := bufio.NewWriterSize(rec, 1<<20)
 		w := recordio.NewWriter(bw)
 		workers := 0
 		if o.numThread > 1 {
@@ -313,20 +352,23 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string) (re
 			err = bw.Flush()
 		}
 		out.Bytes = w.Offset()
-		return err
-	})
+		if err != nil {
+			return fmt.Errorf("%s: %w", out.Rec, err)
+		}
+		return nil
+	}()
 	if err != nil {
 		return recWritten{}, err
 	}
 	out.Records = len(ix)
-	err = writeFileAtomic(out.Idx, func(w *os.File) error {
-		bw := bufio.NewWriter(w)
-		if _, err := ix.WriteTo(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
-	return out, err
+	bw := bufio.NewWriter(idx)
+	if _, err := ix.WriteTo(bw); err != nil {
+		return recWritten{}, fmt.Errorf("%s: %w", out.Idx, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return recWritten{}, fmt.Errorf("%s: %w", out.Idx, err)
+	}
+	return out, nil
 }
 
 // build makes the record of entry e (file i of files): MXNet's image header

@@ -331,14 +331,29 @@ func tableToNpy(e *env, args []string, xs, y, prefix string) error {
 		return err
 	}
 	names := strings.Split(xs, ",")
-	if err := writeColumns(t, names, prefix+"-x.npy"); err != nil {
+	// Both files or neither (see outputs).
+	var out outputs
+	defer out.abort()
+	tmp, err := out.createName(prefix + "-x.npy")
+	if err != nil {
+		return err
+	}
+	if err := writeColumns(t, names, tmp); err != nil {
+		return err
+	}
+	if y != "" {
+		if tmp, err = out.createName(prefix + "-y.npy"); err != nil {
+			return err
+		}
+		if err := writeColumns(t, []string{y}, tmp); err != nil {
+			return err
+		}
+	}
+	if err := out.commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s\n", mustJSON(map[string]any{"path": prefix + "-x.npy", "columns": names}))
 	if y != "" {
-		if err := writeColumns(t, []string{y}, prefix+"-y.npy"); err != nil {
-			return err
-		}
 		fmt.Fprintf(e.stdout, "%s\n", mustJSON(map[string]any{"path": prefix + "-y.npy", "columns": []string{y}}))
 	}
 	return nil
