@@ -86,7 +86,7 @@ func caseOf[T, B any](name string, c container.Batched[T, B], size int, extra ..
 		name: name,
 		stream: func(opts ...eachobs.Option) iter.Seq[struct{}] {
 			l := eachobs.NewLoader(c, size, append(append(opts, eachobs.Shuffle(1)), extra...)...)
-			seq, err := l.Resume(l.Start())
+			seq, err := resume(l, start(l))
 			if err != nil {
 				panic(err)
 			}

@@ -45,7 +45,7 @@ func Batches[T, B any](c container.Batched[T, B], size int, opts ...Option) iter
 		e := epoch
 		epoch++
 		mu.Unlock()
-		l.run(l.epochStart(e), e, yield)
+		l.Epoch(e)(yield)
 	}
 }
 
@@ -81,7 +81,7 @@ func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 		n := c.Nobs()
 		r, ok := runs.get(func(r *run[T]) bool { return r.n == n })
 		if !ok {
-			r = newRun[T](&cfg, n, 1)
+			r = newRun[T](&cfg, n)
 		}
 		defer runs.put(r)
 		s, err := index.NewSteps(n, 1, cfg.parts, cfg.strided, index.Keep).Resume(e, 0, 0)
@@ -89,6 +89,9 @@ func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 			panic(&container.ArgError{Op: "eachobs.Obs", Arg: "pass", Value: e, Want: err.Error()})
 		}
 		r.start(s, e)
-		runMeasured(&cfg, nil, r.source, get, func(s *step[T]) bool { return yield(s.idx[0], s.data) })
+		p := newPass(&cfg, nil, false, r.source, get)
+		defer p.end()
+		for s, ok := p.next(); ok && yield(s.idx[0], s.data); s, ok = p.next() {
+		}
 	}
 }

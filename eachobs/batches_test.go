@@ -246,7 +246,7 @@ func TestBatchesProperty(t *testing.T) {
 								t.Fatalf("%s: Batches differs from the reference (-want +got):\n%s", what, d)
 							}
 							l := eachobs.NewLoader(c, size, opts...)
-							from, err := l.Resume(l.Start())
+							from, err := resume(l, start(l))
 							if err != nil {
 								t.Fatalf("%s: Resume(start): %v", what, err)
 							}

@@ -30,7 +30,7 @@ func TestEarlyBreakStopsGoroutines(t *testing.T) {
 			}
 			goleak.VerifyNone(t, before)
 			l := eachobs.NewLoader(c, 7, append(opts, eachobs.Shuffle(1))...)
-			seq, err := l.Resume(l.Start())
+			seq, err := resume(l, start(l))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -90,7 +90,7 @@ func TestElasticResume(t *testing.T) {
 		}
 		consumed := len(seen)
 		for p, l := range loaders(p2, b2, s2, parOpts(par.prefetch, par.workers)...) {
-			seq, err := l.Resume(saved)
+			seq, err := resume(l, saved)
 			if err != nil {
 				t.Fatalf("%s: Resume(%v): %v", what, saved, err)
 			}
@@ -153,14 +153,14 @@ func TestResumeRefusesWhatItCannotAbsorb(t *testing.T) {
 			{"size-1", "the container:", eachobs.NewLoader(tens(n-1), size, eachobs.Shuffle(0), eachobs.Tail(tail))},
 			{"no shuffle", "no shuffle:", eachobs.NewLoader(tens(n), size, eachobs.Tail(tail))},
 		} {
-			_, err := tc.other.Resume(saved)
+			_, err := resume(tc.other, saved)
 			if tc.option == "" {
 				if err != nil {
 					t.Fatalf("trial %d: another %s: %v, want the rest of the epoch", trial, tc.what, err)
 				}
 				continue
 			}
-			if !errors.Is(err, eachobs.ErrPosition) || !strings.Contains(err.Error(), tc.option) {
+			if !errors.Is(err, container.ErrState) || !strings.Contains(err.Error(), tc.option) {
 				t.Fatalf("trial %d: another %s: error %v, want ErrPosition naming %q", trial, tc.what, err, tc.option)
 			}
 		}
@@ -185,11 +185,11 @@ func TestRepartitionAtScale(t *testing.T) {
 	order := index.NewCipher(n, 7, e)
 	l0 := loader(data, 0, oldParts, oldSize)
 	k := l0.Len(e) / 3
-	before := l0.Start()
+	before := start(l0)
 	before.Epoch, before.Consumed, before.Batch = l0.Steps().After(e, k-1) // the start of step k
 	var saved eachobs.Position
 	for p := range oldParts {
-		seq, err := loader(data, p, oldParts, oldSize).Resume(before)
+		seq, err := resume(loader(data, p, oldParts, oldSize), before)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +208,7 @@ func TestRepartitionAtScale(t *testing.T) {
 	}
 	seen := make(map[int]bool, newParts*newSize)
 	for p := range newParts {
-		seq, err := loader(data, p, newParts, newSize).Resume(saved)
+		seq, err := resume(loader(data, p, newParts, newSize), saved)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,9 +230,9 @@ func TestRepartitionAtScale(t *testing.T) {
 		runtime.ReadMemStats(&m0)
 		for p := range 20 {
 			l := loader(c, p, newParts, newSize)
-			pos := l.Start()
+			pos := start(l)
 			pos.Epoch, pos.Consumed, pos.Batch = l.Steps().After(0, 0)
-			seq, err := l.Resume(pos)
+			seq, err := resume(l, pos)
 			if err != nil {
 				t.Fatal(err)
 			}

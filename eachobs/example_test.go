@@ -101,36 +101,34 @@ func ExampleNewLoader() {
 	// epoch 2 [[1 5 0] [1 6 2] [3 4 5]]
 }
 
-func ExampleLoader_Resume() {
+func ExampleIter() {
 	data := container.FromSlice([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	l := eachobs.NewLoader(data, 3, eachobs.Shuffle(7))
 
-	// A first run stops after two batches and saves its position.
-	var saved eachobs.Position
-	seq, err := l.Resume(l.Start())
-	if err != nil {
-		log.Fatal(err)
-	}
-	for b := range seq {
+	// A first run stops after two batches and saves its state.
+	it := l.Iter()
+	var saved []byte
+	for b := range it.All() {
 		fmt.Println(b.Data)
-		saved = b.Next()
+		var err error
+		if saved, err = it.MarshalBinary(); err != nil {
+			log.Fatal(err)
+		}
 		if b.Pos.Batch == 1 {
 			break
 		}
 	}
-	fmt.Println("saved:", saved)
-	// A second run resumes exactly there, with batches of 2: the rest of the
-	// epoch, each observation once, then the next epoch.
-	resumed := eachobs.NewLoader(data, 2, eachobs.Shuffle(7))
-	seq, err = resumed.Resume(saved)
-	if err != nil {
+	it.Close()
+	fmt.Println("saved:", it.Pos())
+	// A second run continues exactly there, with batches of 2: the rest of
+	// the epoch, each observation once, then the next epoch.
+	resumed := eachobs.NewLoader(data, 2, eachobs.Shuffle(7)).Iter()
+	defer resumed.Close()
+	if err := resumed.UnmarshalBinary(saved); err != nil {
 		fmt.Println(err)
 		return
 	}
-	for b := range seq {
-		if b.Pos.Epoch == 1 {
-			break
-		}
+	for b, ok := resumed.Next(); ok && b.Pos.Epoch == 0; b, ok = resumed.Next() {
 		fmt.Println(b.Data)
 	}
 	// Output:
@@ -299,17 +297,15 @@ func ExampleMeasure() {
 	// 499500 1 10 8000
 }
 
-func ExampleLoader_Warm() {
+func ExampleIter_Warm() {
 	loader := eachobs.NewLoader(container.FromSlice(iotaEx(10)), 4, eachobs.Shuffle(3))
-	seq, stop, err := loader.Warm(loader.Start())
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer stop()
+	it := loader.Iter()
+	defer it.Close()
+	it.Warm()
 	// ... build the model: the first batch is gathered meanwhile ...
-	for b := range seq {
+	for b := range it.All() {
 		fmt.Println(b.Pos.Epoch, b.Data)
-		if b.Next().Epoch > 0 {
+		if it.Pos().Epoch > 0 {
 			break
 		}
 	}

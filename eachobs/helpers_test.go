@@ -108,3 +108,27 @@ func must[V any](v V, err error) V {
 	}
 	return v
 }
+
+// resume returns the loop of l from pos: an iterator of l restored to pos's
+// encoding, ranged to its end (or the break) and closed.
+func resume[B any](l *eachobs.Loader[B], pos eachobs.Position) (iter.Seq[eachobs.Batch[B]], error) {
+	data, err := pos.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	it := l.Iter()
+	if err := it.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return func(yield func(eachobs.Batch[B]) bool) {
+		defer it.Close()
+		for b := range it.All() {
+			if !yield(b) {
+				return
+			}
+		}
+	}, nil
+}
+
+// start returns the position of the first batch of l's epoch 0.
+func start[B any](l *eachobs.Loader[B]) eachobs.Position { return l.Iter().Pos() }

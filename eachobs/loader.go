@@ -1,22 +1,13 @@
 package eachobs
 
 import (
-	"errors"
 	"fmt"
 	"iter"
 	"strings"
-	"sync"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/index"
-	"github.com/obskit/obskit/internal/pipeline"
 )
-
-// ErrPosition is wrapped by the error [Loader.Resume] returns for a position it
-// cannot resume without losing or repeating observations: one taken under
-// another order, seed, number of observations or tail (the error names the
-// option that differs), or one that is not a position of the stream of epochs.
-var ErrPosition = errors.New("position does not fit the loader")
 
 // A Loader is a multi-epoch batch loop whose every random choice derives from a
 // seed: with [Shuffle](seed), epoch e visits the container in an order that
@@ -26,33 +17,26 @@ var ErrPosition = errors.New("position does not fit the loader")
 //
 //   - reproducible training: equal seeds give equal sequences, whatever the
 //     prefetch and worker settings;
-//   - exact resumption: a [Position] saved in a checkpoint continues mid-epoch
-//     with [Loader.Resume] at once, also with another batch size, number of
-//     workers or number of parts ([Partition]): the rest of the epoch is dealt
-//     out anew, every observation not yet consumed exactly once;
+//   - exact resumption: the state of its [Iter] (a [Position]) saved in a
+//     checkpoint continues mid-epoch at once, also with another batch size,
+//     number of workers or number of parts ([Partition]): the rest of the epoch
+//     is dealt out anew, every observation not yet consumed exactly once;
 //   - roll-over without state: with the index.RollOver tail the tail of epoch e-1
 //     leads epoch e, computed from epoch e-1's order, so the container and the
 //     loader stay stateless.
 //
 // B is the container's batch type. A Loader is safe for concurrent use: its
-// settings never change, and each run of [Loader.Epoch] or [Loader.Resume] has
-// its own buffers and order (taken over from a finished run when one is free, so
-// a steady-state epoch allocates neither a batch buffer nor its order, and only
-// the few small values its pipeline needs).
+// settings never change, and each of its iterators ([Loader.Iter],
+// [Loader.Epoch]) has its own buffers and order (taken over from a finished one
+// when one is free, so a steady-state epoch allocates neither a batch buffer nor
+// its order, and only the few small values its pipeline needs).
 type Loader[B any] struct {
 	cfg    config
 	n      int
 	steps  index.Steps // the schedule from the start of epoch 0
 	gather func(*step[B])
-	keep   spares[[]step[B]]     // batch buffers of finished runs, reused by the next
-	runs   spares[*loaderRun[B]] // finished runs, reused by the next
-}
-
-// A loaderRun is a run of a Loader and the caller's function of its pass.
-type loaderRun[B any] struct {
-	*run[B]
-	user  func(Batch[B]) bool
-	yield func(s *step[B]) bool
+	keep   spares[[]step[B]] // batch buffers of finished passes, reused by the next
+	runs   spares[*run[B]]   // finished runs, reused by the next
 }
 
 // NewLoader returns a loader of c in batches of size. Options: [Shuffle] (or
@@ -91,166 +75,216 @@ func (l *Loader[B]) Steps() index.Steps { return l.steps }
 // [*container.ArgError] if e is outside [0, Steps().MaxEpoch()].
 func (l *Loader[B]) Len(e int) int { return l.steps.Len(e) }
 
-// Start returns the position of the first batch of epoch 0, where a job starts:
-// Resume(Start()) runs every epoch.
-func (l *Loader[B]) Start() Position {
-	return Position{Seed: l.cfg.seed, Order: l.cfg.order.name, Nobs: l.n, Tail: l.cfg.tail}
-}
-
 // Epoch returns a loop over the batches of epoch e, as a loop started at epoch 0
-// would yield them. The yielded batches are valid until the loop body returns,
-// unless [Owned]. Epoch panics with a [*container.ArgError] if e is outside [0,
+// would yield them: the range form of an [Iter] set to the start of epoch e that
+// stops at the epoch's end. The yielded batches are valid until the loop body
+// returns, unless [Owned]. A break stops the loop's goroutines before the range
+// returns. Epoch panics with a [*container.ArgError] if e is outside [0,
 // Steps().MaxEpoch()].
 func (l *Loader[B]) Epoch(e int) iter.Seq[Batch[B]] {
 	l.steps.Len(e) // checks e
 	return func(yield func(Batch[B]) bool) {
-		l.run(l.epochStart(e), e, yield)
+		it := &Iter[B]{l: l, op: "eachobs.Loader.Epoch", pos: l.first(e), last: e}
+		defer it.Close()
+		for b, ok := it.Next(); ok && yield(b); b, ok = it.Next() {
+		}
 	}
 }
 
-// epochStart returns the schedule from the start of epoch 0 made to start at
-// epoch e's first step.
-func (l *Loader[B]) epochStart(e int) index.Steps {
-	s, err := l.steps.Resume(l.steps.First(e))
-	if err != nil { // cannot happen: First gives a position of the schedule
-		panic("eachobs: the first step of an epoch does not resume: " + err.Error())
-	}
-	return s
+// first returns the position of the first batch of epoch e.
+func (l *Loader[B]) first(e int) Position {
+	pos := l.start()
+	pos.Epoch, pos.Consumed, pos.Batch = l.steps.First(e)
+	return pos
 }
 
-// Resume returns a loop that starts at pos and runs through every later epoch:
-// break out of it (at an epoch count, say, read from Batch.Pos.Epoch). Save
-// b.Next() after consuming batch b; handing it back to Resume continues with the
-// batch after b, also in a loader of another batch size, number of workers or
-// number of parts. [Loader.Start] is the start.
+// start returns the position of the first batch of epoch 0.
+func (l *Loader[B]) start() Position {
+	return Position{Seed: l.cfg.seed, Order: l.cfg.order.name, Nobs: l.n, Tail: l.cfg.tail}
+}
+
+// Iter returns an iterator over the batches of every epoch from the first batch
+// of epoch 0: the loader's [container.Iterator]. Restore a saved state into it
+// with [Iter.UnmarshalBinary] to continue where another stopped; break out of
+// its loop at an epoch count, read from Batch.Pos.Epoch.
+func (l *Loader[B]) Iter() *Iter[B] {
+	return &Iter[B]{l: l, op: "eachobs.Loader.Iter", pos: l.start(), last: l.steps.MaxEpoch()}
+}
+
+// An Iter is a pull iterator over a [Loader]'s batches: its
+// [container.Iterator], whose state is the [Position] of the next batch.
 //
-// Resume returns an error wrapping [ErrPosition] when pos was taken under another
-// order (a shuffle option or none), seed, number of observations or tail,
-// naming the option that differs, and when pos is not a position of the stream
-// (an epoch outside [0, Steps().MaxEpoch()], a count of observations outside the
-// epoch, a negative batch). A loader whose epochs hold no batch at all (no
-// observations, or Drop with a step larger than an epoch) yields nothing.
-func (l *Loader[B]) Resume(pos Position) (iter.Seq[Batch[B]], error) {
-	s, err := l.schedule("eachobs.Loader.Resume", pos)
-	if err != nil {
-		return nil, err
-	}
-	return func(yield func(Batch[B]) bool) {
-		l.run(s, s.MaxEpoch(), yield)
-	}, nil
+//	it := loader.Iter()
+//	defer it.Close()
+//	if err := it.UnmarshalBinary(saved); saved != nil && err != nil { ... }
+//	for b := range it.All() {
+//		train(b.Data)
+//		if b.Pos.Batch%1000 == 999 {
+//			saved, _ = it.MarshalBinary() // continue after b
+//		}
+//	}
+//
+// The pipeline (the goroutines of [Prefetch] and [Workers]) starts at the first
+// [Iter.Next] (or [Iter.Warm]) and gathers ahead of the consumer; the state is
+// the consumer's, so a restore gathers again the batches that were gathered and
+// not yet taken. An Iter belongs to one goroutine. Its batches are valid until
+// the next call of Next, unless [Owned].
+type Iter[B any] struct {
+	l      *Loader[B]
+	op     string   // the function that made it, for errors
+	pos    Position // the position of the next batch
+	last   int      // the last epoch of the iterator
+	r      *run[B]  // the running pass, or nil
+	p      *pass[B]
+	closed bool
 }
 
-// schedule returns the loader's schedule started at pos, or the error of
-// Resume, for op.
+var _ container.Iterator[Batch[int]] = (*Iter[int])(nil)
+
+// Next returns the next batch, or false after the last epoch (or after Close).
+// A panic in gathering (a container's GetObsInto, in any goroutine) is raised
+// here as a [*container.PanicError], after every earlier batch was returned.
+func (it *Iter[B]) Next() (Batch[B], bool) {
+	if it.closed {
+		return Batch[B]{}, false
+	}
+	if it.p == nil && !it.begin(false) {
+		return Batch[B]{}, false
+	}
+	s, ok := it.p.next()
+	if !ok {
+		it.stop()
+		it.closed = true // the end: nothing after it
+		return Batch[B]{}, false
+	}
+	it.pos = s.next
+	return s.batch(), true
+}
+
+// All returns the batches of it from where it stands as a range-over-func
+// iterator. A break stops the iterator's goroutines before the range returns,
+// and the iterator stays where the loop body left it: a later Next or All
+// continues with the next batch (gathering again what was gathered ahead).
+func (it *Iter[B]) All() iter.Seq[Batch[B]] {
+	return func(yield func(Batch[B]) bool) {
+		for b, ok := it.Next(); ok; b, ok = it.Next() {
+			if !yield(b) {
+				it.stop()
+				return
+			}
+		}
+	}
+}
+
+// Warm starts the pipeline now, before the first Next: its goroutines gather the
+// first batches (as many as Prefetch and Workers hold in flight, and one even
+// for a loop built without them) while the caller does something else, such as
+// building or loading a model, so that the first batch is ready when it asks.
+// Call Close if the iterator may not be pulled. Warm is a no-op once the
+// pipeline runs.
+func (it *Iter[B]) Warm() {
+	if !it.closed && it.p == nil {
+		it.begin(true)
+	}
+}
+
+// Pos returns the iterator's state: the position of the next batch (after the
+// last one Next returned).
+func (it *Iter[B]) Pos() Position { return it.pos }
+
+// Steps returns the schedule of the iterator's loader: [Loader.Steps].
+func (it *Iter[B]) Steps() index.Steps { return it.l.steps }
+
+// Err returns nil: a loader's iterator does not fail (a failure in gathering
+// panics, as the container's GetObsInto does).
+func (it *Iter[B]) Err() error { return nil }
+
+// Close stops the iterator's goroutines and gives its buffers back to the
+// loader; Next then returns false. The state stays: MarshalBinary works after
+// Close. Close may be called more than once.
+func (it *Iter[B]) Close() {
+	it.stop()
+	it.closed = true
+}
+
+// MarshalBinary returns the iterator's state, [Iter.Pos] encoded by
+// [Position.MarshalBinary].
+func (it *Iter[B]) MarshalBinary() ([]byte, error) { return it.pos.MarshalBinary() }
+
+// UnmarshalBinary sets the iterator to a state saved by an iterator of a loader
+// over the same data (a [Position] encoded by [Position.MarshalBinary]), also one
+// of another batch size, number of workers or number of parts: the next batch is
+// the one after the last batch the saving iterator returned, the rest of its
+// epoch dealt out anew. It stops the iterator's goroutines first, and reopens
+// an iterator that had ended or was closed.
+//
+// It returns an error wrapping container.ErrState, and leaves the iterator as it
+// was, for bytes that are not a saved position, for a position taken under
+// another order (a shuffle option or none), seed, number of observations or
+// tail, naming the option that differs, and for a position that is not one of
+// the loader's stream (an epoch outside [0, Steps().MaxEpoch()], a count of
+// observations outside the epoch, a negative batch).
+func (it *Iter[B]) UnmarshalBinary(data []byte) error {
+	var pos Position
+	if err := pos.UnmarshalBinary(data); err != nil {
+		return err
+	}
+	if _, err := it.l.schedule(it.op+": UnmarshalBinary", pos); err != nil {
+		return err
+	}
+	it.stop()
+	it.pos, it.closed = pos, false
+	return nil
+}
+
+// begin starts a pass at the iterator's position: false when the position is
+// past the iterator's last epoch.
+func (it *Iter[B]) begin(warm bool) bool {
+	if it.pos.Epoch > it.last {
+		return false
+	}
+	sched, err := it.l.schedule(it.op, it.pos)
+	if err != nil { // cannot happen: the position was checked when it was set
+		panic("eachobs: " + err.Error())
+	}
+	r, ok := it.l.runs.get(nil)
+	if !ok {
+		r = newRun[B](&it.l.cfg, it.l.n)
+	}
+	r.start(sched, it.last)
+	it.r = r
+	it.p = newPass(&it.l.cfg, &it.l.keep, warm, r.source, it.l.gather)
+	return true
+}
+
+// stop ends the running pass, if any, and gives its run back.
+func (it *Iter[B]) stop() {
+	if it.p != nil {
+		it.p.end()
+		it.l.runs.put(it.r)
+		it.p, it.r = nil, nil
+	}
+}
+
+// schedule returns the loader's schedule started at pos, or an error wrapping
+// container.ErrState, for op.
 func (l *Loader[B]) schedule(op string, pos Position) (index.Steps, error) {
-	base := l.Start()
+	base := l.start()
 	switch {
 	case pos.Order != base.Order:
-		return l.steps, fmt.Errorf("%s: %s: the position's order is %q (%s), the loader's %q: %w", op, l.cfg.order.option, pos.Order, optionOf(pos.Order), base.Order, ErrPosition)
+		return l.steps, fmt.Errorf("%s: %s: the position's order is %q (%s), the loader's %q: %w", op, l.cfg.order.option, pos.Order, optionOf(pos.Order), base.Order, container.ErrState)
 	case pos.Seed != base.Seed:
-		return l.steps, fmt.Errorf("%s: %s: the position's seed is %d, the loader's %d: %w", op, l.cfg.order.option, pos.Seed, base.Seed, ErrPosition)
+		return l.steps, fmt.Errorf("%s: %s: the position's seed is %d, the loader's %d: %w", op, l.cfg.order.option, pos.Seed, base.Seed, container.ErrState)
 	case pos.Nobs != base.Nobs:
-		return l.steps, fmt.Errorf("%s: the container: the position is of %d observations, the loader's container holds %d: %w", op, pos.Nobs, base.Nobs, ErrPosition)
+		return l.steps, fmt.Errorf("%s: the container: the position is of %d observations, the loader's container holds %d: %w", op, pos.Nobs, base.Nobs, container.ErrState)
 	case pos.Tail != base.Tail:
-		return l.steps, fmt.Errorf("%s: Tail: the position's tail is %v, the loader's %v: %w", op, pos.Tail, base.Tail, ErrPosition)
+		return l.steps, fmt.Errorf("%s: Tail: the position's tail is %v, the loader's %v: %w", op, pos.Tail, base.Tail, container.ErrState)
 	}
 	s, err := l.steps.Resume(pos.Epoch, pos.Consumed, pos.Batch)
 	if err != nil {
-		return l.steps, fmt.Errorf("%s: %w: %w", op, err, ErrPosition)
+		return l.steps, fmt.Errorf("%s: %w: %w", op, err, container.ErrState)
 	}
 	return s, nil
-}
-
-// Warm is [Loader.Resume] that starts gathering now, before the loop is
-// ranged: the pipeline's goroutines prepare the first batches from pos (as many
-// as Prefetch and Workers hold in flight, and one even for a loop built without
-// them) while the caller does something else, such as building or loading a
-// model, so that the first batch is ready when the range begins. The loop is
-// single-use: range it once. stop ends the goroutines of a loop that will not
-// be ranged (or not to its end) and is a no-op once a range has begun; call it
-// in any case, with defer:
-//
-//	seq, stop, err := loader.Warm(pos)
-//	if err != nil { ... }
-//	defer stop()
-//	model := build() // the first batches are gathered meanwhile
-//	for b := range seq { ... }
-//
-// Warm returns the errors of Resume. A second range of seq yields nothing.
-func (l *Loader[B]) Warm(pos Position) (seq iter.Seq[Batch[B]], stop func(), err error) {
-	s, err := l.schedule("eachobs.Loader.Warm", pos)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg := l.cfg
-	if cfg.workers == 1 && cfg.prefetch == 0 { // a serial loop gathers ahead in one goroutine
-		cfg.prefetch = 1
-	}
-	workers, depth := cfg.pipeline()
-	r := l.getRun()
-	r.start(s, s.MaxEpoch())
-	slots, _ := l.keep.get(func(s []step[B]) bool { return len(s) == depth })
-	if slots == nil {
-		slots = make([]step[B], depth)
-	}
-	fill, yield, begin, done := l.gather, r.yield, func() {}, func() {}
-	if cfg.stats != nil {
-		fill, yield, begin, done = measured(cfg.stats, fill, yield)
-	}
-	started := pipeline.Start(pipeline.Config{Op: "eachobs", Workers: workers}, slots, r.source, fill)
-	var mu sync.Mutex
-	state := 0 // 0: started, 1: ranged, 2: stopped
-	release := func() {
-		if !cfg.owned {
-			l.keep.put(slots)
-		}
-		l.runs.put(r)
-	}
-	seq = func(user func(Batch[B]) bool) {
-		mu.Lock()
-		if state != 0 {
-			mu.Unlock()
-			return
-		}
-		state = 1
-		mu.Unlock()
-		defer release()
-		defer done()
-		r.user = user
-		defer func() { r.user = nil }()
-		begin()
-		started.Consume(yield)
-	}
-	stop = func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if state == 0 {
-			state = 2
-			started.Stop()
-			release()
-		}
-	}
-	return seq, stop, nil
-}
-
-// getRun returns a finished run of the loader, or a new one.
-func (l *Loader[B]) getRun() *loaderRun[B] {
-	r, ok := l.runs.get(nil)
-	if !ok {
-		r = &loaderRun[B]{run: newRun[B](&l.cfg, l.n, l.steps.Size())}
-		r.yield = func(s *step[B]) bool { return r.user(s.batch()) }
-	}
-	return r
-}
-
-// run runs the steps of sched from its start through epoch last into yield.
-func (l *Loader[B]) run(sched index.Steps, last int, yield func(Batch[B]) bool) {
-	r := l.getRun()
-	defer l.runs.put(r)
-	r.start(sched, last)
-	r.user = yield
-	defer func() { r.user = nil }() // the run keeps no caller's function
-	runMeasured(&l.cfg, &l.keep, r.source, l.gather, r.yield)
 }
 
 // optionOf returns the option that chose the order of a position.

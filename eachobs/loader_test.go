@@ -42,8 +42,8 @@ func TestLoaderEpochs(t *testing.T) {
 				if l.Seed() != wantSeed || l.Steps() != index.NewSteps(n, size, 1, false, tail) {
 					t.Fatalf("Seed() = %d, Steps() = %+v; want %d and the schedule of %d in %d with %v", l.Seed(), l.Steps(), wantSeed, n, size, tail)
 				}
-				if want := (eachobs.Position{Seed: wantSeed, Order: o.name, Nobs: n, Tail: tail}); l.Start() != want {
-					t.Fatalf("Start() = %+v, want %+v", l.Start(), want)
+				if want := (eachobs.Position{Seed: wantSeed, Order: o.name, Nobs: n, Tail: tail}); start(l) != want {
+					t.Fatalf("Start() = %+v, want %+v", start(l), want)
 				}
 				want := reference(n, size, tail, seed, o, nil, 4)
 				for e := range 4 {
@@ -85,7 +85,7 @@ func TestLoaderResume(t *testing.T) {
 			opts = append(opts, eachobs.Partition(*part))
 		}
 		l := eachobs.NewLoader(tens(n), size, opts...)
-		whole, err := l.Resume(l.Start())
+		whole, err := resume(l, start(l))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,9 +97,9 @@ func TestLoaderResume(t *testing.T) {
 			t.Fatalf("%s: the stream differs from the reference (-want +got):\n%s", what, d)
 		}
 		var got []rec
-		pos := l.Start()
+		pos := start(l)
 		for len(got) < len(want) {
-			seq, err := l.Resume(pos)
+			seq, err := resume(l, pos)
 			if err != nil {
 				t.Fatalf("%s: Resume(%+v): %v", what, pos, err)
 			}
@@ -168,12 +168,12 @@ func TestLoaderSameSeedSameSequence(t *testing.T) {
 
 // TestLoaderResumeErrors: a position that is not of the stream, or taken
 // under another order, seed, container size or tail, is refused with
-// ErrPosition and the option named.
+// container.ErrState and the option named.
 func TestLoaderResumeErrors(t *testing.T) {
 	l := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(5))
-	start := l.Start()
+	start0 := start(l)
 	with := func(f func(p *eachobs.Position)) eachobs.Position {
-		p := start
+		p := start0
 		f(&p)
 		return p
 	}
@@ -192,19 +192,19 @@ func TestLoaderResumeErrors(t *testing.T) {
 		{with(func(p *eachobs.Position) { p.Batch = -1 }), "step -1"},
 		{eachobs.Position{Seed: 5}, "Shuffle: the position's order is \"\""},
 	} {
-		_, err := l.Resume(tc.pos)
-		if !errors.Is(err, eachobs.ErrPosition) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Resume(%+v) error = %v, want ErrPosition and %q", tc.pos, err, tc.want)
+		_, err := resume(l, tc.pos)
+		if !errors.Is(err, container.ErrState) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Resume(%+v) error = %v, want container.ErrState and %q", tc.pos, err, tc.want)
 		}
 	}
 	// An unshuffled loader refuses a position of Shuffle(0).
 	plain := eachobs.NewLoader(tens(10), 3)
 	zero := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(0))
-	if _, err := plain.Resume(zero.Start()); !errors.Is(err, eachobs.ErrPosition) || !strings.Contains(err.Error(), "no shuffle") {
-		t.Errorf("Resume of a Shuffle(0) position in an unshuffled loader: %v, want ErrPosition naming the shuffle", err)
+	if _, err := resume(plain, start(zero)); !errors.Is(err, container.ErrState) || !strings.Contains(err.Error(), "no shuffle") {
+		t.Errorf("Resume of a Shuffle(0) position in an unshuffled loader: %v, want container.ErrState naming the shuffle", err)
 	}
 	// The end of an epoch is a valid position: it continues with the next epoch.
-	seq, err := l.Resume(with(func(p *eachobs.Position) { p.Epoch, p.Batch, p.Consumed = 2, 4, 10 }))
+	seq, err := resume(l, with(func(p *eachobs.Position) { p.Epoch, p.Batch, p.Consumed = 2, 4, 10 }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestLoaderResumeErrors(t *testing.T) {
 		eachobs.NewLoader(tens(0), 5, eachobs.Shuffle(5), eachobs.Tail(index.RollOver)),
 		eachobs.NewLoader(tens(5), 2, eachobs.Partition(index.Part{Index: 3, Parts: 4})), // its slots lie past every epoch
 	} {
-		seq, err = empty.Resume(empty.Start())
+		seq, err = resume(empty, start(empty))
 		if err != nil || len(take(seq, 3)) != 0 {
 			t.Errorf("Resume on a loader without batches: err %v, want nothing yielded", err)
 		}
@@ -229,14 +229,14 @@ func TestLoaderResumeErrors(t *testing.T) {
 // epoch >= 0, and a position such as epoch math.MaxInt/10 of 10 observations
 // overflowed the position arithmetic and later panicked with an index out of
 // range [-8]. Now every epoch outside [0, Steps().MaxEpoch()] is an error
-// wrapping ErrPosition (a panic with a *container.ArgError for Epoch and Len),
+// wrapping container.ErrState (a panic with a *container.ArgError for Epoch and Len),
 // and every position Resume accepts, up to the last epoch, yields valid batches.
 func TestLoaderHugeEpochs(t *testing.T) {
 	l := eachobs.NewLoader(tens(10), 3, eachobs.Shuffle(5))
-	huge := l.Start()
+	huge := start(l)
 	huge.Epoch = math.MaxInt / 10
-	if _, err := l.Resume(huge); !errors.Is(err, eachobs.ErrPosition) {
-		t.Errorf("Resume(epoch MaxInt/10) error = %v, want ErrPosition", err)
+	if _, err := resume(l, huge); !errors.Is(err, container.ErrState) {
+		t.Errorf("Resume(epoch MaxInt/10) error = %v, want container.ErrState", err)
 	}
 	for _, f := range []func(){
 		func() { l.Epoch(math.MaxInt / 10) },
@@ -284,7 +284,7 @@ func TestLoaderHugeEpochs(t *testing.T) {
 			default:
 				e = math.MaxInt - rng.IntN(5)
 			}
-			pos := l.Start()
+			pos := start(l)
 			pos.Epoch = e
 			valid := e >= 0 && e <= last
 			if valid { // a step boundary of the epoch: after step k-1
@@ -296,10 +296,10 @@ func TestLoaderHugeEpochs(t *testing.T) {
 			}
 			valid = valid && pos.Epoch <= last // after the last step of the last epoch is past it
 			what := name("n=", tc.n, " size=", tc.size, " ", tc.tail, " part=", tc.part, " Resume(", pos, ")")
-			seq, err := l.Resume(pos)
+			seq, err := resume(l, pos)
 			if !valid {
-				if !errors.Is(err, eachobs.ErrPosition) {
-					t.Fatalf("%s: error %v, want ErrPosition (MaxEpoch %d)", what, err, last)
+				if !errors.Is(err, container.ErrState) {
+					t.Fatalf("%s: error %v, want container.ErrState (MaxEpoch %d)", what, err, last)
 				}
 				continue
 			}

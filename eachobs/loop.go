@@ -68,23 +68,67 @@ func (s *spares[V]) put(v V) {
 	}
 }
 
-// runPipeline runs one pass of a loop through the one pipeline: source emits the
-// steps in order, fill gathers each (in the pipeline's workers when there are
-// any) and yield receives them in order. The slots come from keep (when not nil)
-// and go back to it, unless the loop hands out owned batches.
-func runPipeline[X any](cfg *config, keep *spares[[]step[X]], source func(pipeline.Emit[step[X]]) error, fill func(s *step[X]), yield func(s *step[X]) bool) {
-	workers, depth := cfg.pipeline()
-	var slots []step[X]
+// A pass is the pipeline of one pass of a loop, pulled by the loop's iterator:
+// the pipe over slots taken from keep (when not nil), given back when the pass
+// ends unless the loop hands out owned batches, and measured under [Measure].
+type pass[X any] struct {
+	pipe  *pipeline.Pipe[step[X]]
+	slots []step[X]
+	keep  *spares[[]step[X]]
+	m     *meter[X] // nil without Measure
+}
+
+// newPass returns a pass of a loop with config cfg whose source prepares the
+// steps and fill gathers them. warm makes a serial loop gather one step ahead,
+// in a goroutine, so that the pass can start before it is pulled.
+func newPass[X any](cfg *config, keep *spares[[]step[X]], warm bool, source func(*step[X]) bool, fill func(*step[X])) *pass[X] {
+	c := *cfg
+	if warm && c.workers == 1 && c.prefetch == 0 {
+		c.prefetch = 1
+	}
+	workers, depth := c.pipeline()
+	p := &pass[X]{keep: keep}
 	if keep != nil {
-		slots, _ = keep.get(func(s []step[X]) bool { return len(s) == depth })
+		p.slots, _ = keep.get(func(s []step[X]) bool { return len(s) == depth })
+		if c.owned {
+			p.keep = nil // the batches are the caller's
+		}
 	}
-	if slots == nil {
-		slots = make([]step[X], depth)
+	if p.slots == nil {
+		p.slots = make([]step[X], depth)
 	}
-	if keep != nil && !cfg.owned {
-		defer keep.put(slots) // the slots in use, not the nil of a first run
+	if c.stats != nil {
+		p.m = newMeter[X](c.stats)
+		fill = p.m.measure(fill)
 	}
-	pipeline.Run(pipeline.Config{Op: "eachobs", Workers: workers}, slots, source, fill, yield)
+	p.pipe = pipeline.New(pipeline.Config{Op: "eachobs", Workers: workers}, p.slots, source, fill)
+	if warm {
+		p.pipe.Start()
+	}
+	return p
+}
+
+// next returns the next step of the pass, or false at its end.
+func (p *pass[X]) next() (*step[X], bool) {
+	if p.m == nil {
+		return p.pipe.Next()
+	}
+	t := time.Now()
+	s, ok := p.pipe.Next()
+	p.m.got(s, ok, t)
+	return s, ok
+}
+
+// end stops the pass's goroutines, adds its figures to the loop's Stats and
+// gives its slots back.
+func (p *pass[X]) end() {
+	p.pipe.Stop()
+	if p.m != nil {
+		p.m.done()
+	}
+	if p.keep != nil {
+		p.keep.put(p.slots)
+	}
 }
 
 // gatherer returns the fill function of a batch loop over c: one GetObsInto

@@ -104,7 +104,7 @@ func TestShuffleWithin(t *testing.T) {
 			k++
 		}
 		other := eachobs.NewLoader(m, 1+rng.IntN(9), eachobs.ShuffleWithin(seed, m))
-		rest, err := other.Resume(saved)
+		rest, err := resume(other, saved)
 		if err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
@@ -139,7 +139,7 @@ func TestShuffleWithinRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pos := eachobs.NewLoader(m1, 2, eachobs.ShuffleWithin(1, m1)).Start()
+	pos := start(eachobs.NewLoader(m1, 2, eachobs.ShuffleWithin(1, m1)))
 	for _, tc := range []struct {
 		what, option string
 		l            *eachobs.Loader[[]int]
@@ -148,8 +148,8 @@ func TestShuffleWithinRefuses(t *testing.T) {
 		{"other seed", "ShuffleWithin:", eachobs.NewLoader(m1, 2, eachobs.ShuffleWithin(2, m1))},
 		{"Shuffle", "Shuffle:", eachobs.NewLoader(m1, 2, eachobs.Shuffle(1))},
 	} {
-		_, err := tc.l.Resume(pos)
-		if !errors.Is(err, eachobs.ErrPosition) || !strings.Contains(err.Error(), tc.option) {
+		_, err := resume(tc.l, pos)
+		if !errors.Is(err, container.ErrState) || !strings.Contains(err.Error(), tc.option) {
 			t.Errorf("%s: error %v, want ErrPosition naming %q", tc.what, err, tc.option)
 		}
 	}

@@ -93,15 +93,15 @@ func TestPartitionPanics(t *testing.T) {
 func TestPartitionRollOverResume(t *testing.T) {
 	part := index.Part{Index: 1, Parts: 3, Strided: true}
 	l := eachobs.NewLoader(tens(17), 4, eachobs.Shuffle(3), eachobs.Partition(part), eachobs.Tail(index.RollOver))
-	seq, err := l.Resume(l.Start())
+	seq, err := resume(l, start(l))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := take(seq, 12)
 	var got []rec
-	pos := l.Start()
+	pos := start(l)
 	for len(got) < 12 {
-		s, err := l.Resume(pos)
+		s, err := resume(l, pos)
 		if err != nil {
 			t.Fatal(err)
 		}

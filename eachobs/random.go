@@ -93,7 +93,10 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 		mu.Unlock()
 		n := c.Nobs()
 		k := 0
-		prepare := func(s *step[B]) {
+		source := func(s *step[B]) bool {
+			if count != Forever && k >= count {
+				return false
+			}
 			if cfg.owned {
 				var zero B
 				s.data, s.idx = zero, nil
@@ -107,16 +110,13 @@ func RandomBatches[T, B any](c container.Batched[T, B], size, count int, rng *ra
 			s.next = Position{Epoch: epoch, Batch: k + 1}
 			s.seed, s.epoch = seed, epoch
 			s.count = count
+			k++
+			return true
 		}
-		source := func(emit pipeline.Emit[step[B]]) error {
-			for ; count == Forever || k < count; k++ {
-				if !emit(prepare) {
-					return nil
-				}
-			}
-			return nil
+		p := newPass(&cfg, &keep, false, source, gather)
+		defer p.end()
+		for s, ok := p.next(); ok && yield(s.batch()); s, ok = p.next() {
 		}
-		runMeasured(&cfg, &keep, source, gather, func(s *step[B]) bool { return yield(s.batch()) })
 	}, nil
 }
 

@@ -61,7 +61,7 @@ func TestRandomnessPerObservation(t *testing.T) {
 		},
 		"tuple with a random member": func(opts ...eachobs.Option) []rec {
 			l := eachobs.NewLoader(pair, size, opts...)
-			seq, err := l.Resume(l.Start())
+			seq, err := resume(l, start(l))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestRandomnessPerObservation(t *testing.T) {
 // collectFrom runs a loader from the start through epochs epochs.
 func collectFrom(t *testing.T, l *eachobs.Loader[[]int], epochs int) []rec {
 	t.Helper()
-	seq, err := l.Resume(l.Start())
+	seq, err := resume(l, start(l))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestRandomnessAcrossResume(t *testing.T) {
 		k := rng.IntN(len(all))
 		par := parallelism[rng.IntN(len(parallelism))]
 		resumed := eachobs.NewLoader(noisy(n), size, append(parOpts(par.prefetch, par.workers), eachobs.Shuffle(seed), eachobs.Tail(tail))...)
-		seq, err := resumed.Resume(all[k].Pos)
+		seq, err := resume(resumed, all[k].Pos)
 		if err != nil {
 			t.Fatal(err)
 		}

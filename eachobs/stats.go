@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/obskit/obskit/internal/pipeline"
 )
 
 // Stats are what a loop built with [Measure] spent, added up over its passes:
@@ -15,8 +14,8 @@ type Stats struct {
 	// Passes and Batches count the passes (ranges) and the batches measured.
 	Passes, Batches int
 	// Wait is the time the loop body's goroutine spent waiting for batches:
-	// from the start of each range (or the return of the loop body) to the next
-	// batch. With enough prefetching it tends to zero; in a serial loop it is
+	// in each pull of the loop's iterator (from the return of the loop body to
+	// the next batch, in a range). With enough prefetching it tends to zero; in a serial loop it is
 	// the whole gathering time.
 	Wait time.Duration
 	// Busy is the time spent gathering batches (the container's GetObsInto),
@@ -28,14 +27,15 @@ type Stats struct {
 	// numbers, and through the exported fields of structs (tuples.Pair) and the
 	// elements of other slices; a batch of another type counts 0.
 	Bytes int64
-	// FirstBatch is the time from the start of the last range to its first
+	// FirstBatch is the time the first pull of the last pass waited for its
 	// batch: the loop's start-up (the gather of the first batch, or nothing
-	// when [Loader.Warm] gathered it before the range).
+	// when [Iter.Warm] gathered it before).
 	FirstBatch time.Duration
 }
 
 // Measure makes a loop add what each of its passes spent to *s when the pass
-// ends (by its end, a break or a panic): see [Stats]. Read s when no pass of
+// ends (by its end, a break, a panic in a range, or the iterator's Close): see
+// [Stats]. Read s when no pass of
 // the loop runs; loops that share one Stats add under one lock. Measuring
 // costs two clock readings per batch in the gathering goroutine and two in the
 // loop body's, and a closure per pass.
@@ -47,46 +47,55 @@ func Measure(s *Stats) Option {
 // rarely, and one lock needs no state in the user's Stats.
 var statsLock sync.Mutex
 
-// measured returns fill and yield wrapped to measure a pass, begin, to call
-// when the range begins (the waits count from there), and done, which adds the
-// pass's figures to s.
-func measured[X any](s *Stats, fill func(*step[X]), yield func(*step[X]) bool) (mfill func(*step[X]), myield func(*step[X]) bool, begin, done func()) {
-	size := sizer(reflect.TypeFor[X]())
-	var pass Stats
-	pass.Passes = 1
-	var start, last time.Time
-	begin = func() { start = time.Now(); last = start }
-	mfill = func(st *step[X]) {
+// A meter measures one pass of a loop for [Measure].
+type meter[X any] struct {
+	s    *Stats
+	pass Stats
+	size func(reflect.Value) int64
+}
+
+func newMeter[X any](s *Stats) *meter[X] {
+	return &meter[X]{s: s, pass: Stats{Passes: 1}, size: sizer(reflect.TypeFor[X]())}
+}
+
+// measure returns fill wrapped to time each gather, in the goroutine that
+// gathers.
+func (m *meter[X]) measure(fill func(*step[X])) func(*step[X]) {
+	return func(st *step[X]) {
 		t := time.Now()
 		fill(st)
 		st.busy = time.Since(t)
 	}
-	myield = func(st *step[X]) bool {
-		now := time.Now()
-		if pass.Batches == 0 {
-			pass.FirstBatch = now.Sub(start)
-		}
-		pass.Wait += now.Sub(last)
-		pass.Busy += st.busy
-		pass.Bytes += size(reflect.ValueOf(&st.data).Elem())
-		pass.Batches++
-		ok := yield(st)
-		last = time.Now()
-		return ok
+}
+
+// got counts the step a pull that began at t returned.
+func (m *meter[X]) got(st *step[X], ok bool, t time.Time) {
+	now := time.Now()
+	if !ok {
+		return
 	}
-	done = func() {
-		statsLock.Lock()
-		defer statsLock.Unlock()
-		s.Passes += pass.Passes
-		s.Batches += pass.Batches
-		s.Wait += pass.Wait
-		s.Busy += pass.Busy
-		s.Bytes += pass.Bytes
-		if pass.Batches > 0 {
-			s.FirstBatch = pass.FirstBatch
-		}
+	if m.pass.Batches == 0 {
+		m.pass.FirstBatch = now.Sub(t)
 	}
-	return mfill, myield, begin, done
+	m.pass.Wait += now.Sub(t)
+	m.pass.Busy += st.busy
+	m.pass.Bytes += m.size(reflect.ValueOf(&st.data).Elem())
+	m.pass.Batches++
+}
+
+// done adds the pass's figures to the loop's Stats.
+func (m *meter[X]) done() {
+	statsLock.Lock()
+	defer statsLock.Unlock()
+	s, pass := m.s, &m.pass
+	s.Passes += pass.Passes
+	s.Batches += pass.Batches
+	s.Wait += pass.Wait
+	s.Busy += pass.Busy
+	s.Bytes += pass.Bytes
+	if pass.Batches > 0 {
+		s.FirstBatch = pass.FirstBatch
+	}
 }
 
 // bytesMethod is the method a batch type may have to say its size.
@@ -158,16 +167,4 @@ func sizerDepth(t reflect.Type, depth int) func(reflect.Value) int64 {
 		}
 	}
 	return func(reflect.Value) int64 { return 0 }
-}
-
-// runMeasured is runPipeline for a loop that may be measured.
-func runMeasured[X any](cfg *config, keep *spares[[]step[X]], source func(pipeline.Emit[step[X]]) error, fill func(s *step[X]), yield func(s *step[X]) bool) {
-	if cfg.stats == nil {
-		runPipeline(cfg, keep, source, fill, yield)
-		return
-	}
-	mfill, myield, begin, done := measured(cfg.stats, fill, yield)
-	defer done()
-	begin()
-	runPipeline(cfg, keep, source, mfill, myield)
 }

@@ -1,7 +1,6 @@
 package eachobs_test
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -89,50 +88,42 @@ func TestWarm(t *testing.T) {
 	c := slow{tens(30), gather}
 	for _, opts := range [][]eachobs.Option{nil, {eachobs.Prefetch(2)}, {eachobs.Workers(3)}} {
 		l := eachobs.NewLoader(c, 4, append(opts, eachobs.Shuffle(1))...)
-		want := take(mustResume(t, l, l.Start()), 12)
+		want := take(mustResume(t, l, start(l)), 12)
 
 		var cold, warm eachobs.Stats
 		lc := eachobs.NewLoader(c, 4, append(opts, eachobs.Shuffle(1), eachobs.Measure(&cold))...)
-		take(mustResume(t, lc, lc.Start()), 1)
+		take(mustResume(t, lc, start(lc)), 1)
 		lw := eachobs.NewLoader(c, 4, append(opts, eachobs.Shuffle(1), eachobs.Measure(&warm))...)
-		seq, stop, err := lw.Warm(lw.Start())
-		if err != nil {
-			t.Fatal(err)
-		}
+		it := lw.Iter()
+		it.Warm()
 		time.Sleep(5 * gather) // the caller builds a model meanwhile
-		got := take(seq, 12)
-		stop() // a no-op after the range
+		got := take(it.All(), 12)
+		it.Close()
 		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("%v: Warm yields other batches than Resume (-Resume +Warm):\n%s", opts, d)
+			t.Fatalf("%v: Warm yields other batches than a cold iterator (-cold +warm):\n%s", opts, d)
 		}
 		if cold.FirstBatch < gather || warm.FirstBatch > gather/2 {
 			t.Errorf("%v: first batch after %v cold, %v warm; want at least one gather cold, under half warm", opts, cold.FirstBatch, warm.FirstBatch)
 		}
-		if len(take(seq, 1)) != 0 {
-			t.Errorf("%v: a second range of a warm loop yielded", opts)
+		if len(take(it.All(), 1)) != 0 {
+			t.Errorf("%v: a closed iterator yielded", opts)
 		}
-		// Stopped without a range: no goroutine left, and the loader runs on.
-		_, stop, err = l.Warm(l.Start())
-		if err != nil {
-			t.Fatal(err)
-		}
-		stop()
-		stop()
+		// Closed without a pull: no goroutine left, and the loader runs on.
+		it = l.Iter()
+		it.Warm()
+		it.Warm()
+		it.Close()
+		it.Close()
 		goleak.VerifyNone(t, before)
-		if d := cmp.Diff(want[:3], take(mustResume(t, l, l.Start()), 3)); d != "" {
-			t.Fatalf("%v: the loader after a stopped Warm (-want +got):\n%s", opts, d)
+		if d := cmp.Diff(want[:3], take(mustResume(t, l, start(l)), 3)); d != "" {
+			t.Fatalf("%v: the loader after a closed warm iterator (-want +got):\n%s", opts, d)
 		}
-	}
-	bad := eachobs.NewLoader(c, 4).Start()
-	bad.Nobs++
-	if _, _, err := eachobs.NewLoader(c, 4).Warm(bad); !errors.Is(err, eachobs.ErrPosition) {
-		t.Errorf("Warm of a position of another container: %v, want ErrPosition", err)
 	}
 }
 
 func mustResume(t *testing.T, l *eachobs.Loader[[]int], pos eachobs.Position) func(func(eachobs.Batch[[]int]) bool) {
 	t.Helper()
-	seq, err := l.Resume(pos)
+	seq, err := resume(l, pos)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestYieldAllocs(t *testing.T) {
 	data := digits(t)
 	for _, opts := range [][]eachobs.Option{nil, {eachobs.Prefetch(1)}} {
 		l := eachobs.NewLoader(data, 100, append(opts, eachobs.Shuffle(1), eachobs.Tail(index.Drop))...)
-		ds, err := gomlx.Labeled("digits", l)
+		ds, err := gomlx.Labeled("digits", l.Iter())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -51,7 +51,7 @@ func BenchmarkAdapter(b *testing.B) {
 				b.Fatal(err)
 			}
 			l := eachobs.NewLoader(data, c.batch, eachobs.Shuffle(3), eachobs.Tail(index.Drop))
-			ds, err := gomlx.Labeled("bench", l)
+			ds, err := gomlx.Labeled("bench", l.Iter())
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"time"
 
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -24,19 +23,20 @@ import (
 // shape.
 var ErrShape = errors.New("batch shape changes")
 
-// A Loop is a batch loop that a [Dataset] reads: an *eachobs.Loader or a
-// *provider.Provider. Both start anywhere (Resume), say their seed, their
-// start and their schedule of steps.
+// A Loop is the iterator of a batch loop that a [Dataset] reads: the Iter of an
+// *eachobs.Loader or of a *provider.Provider. Its state is the dataset's: the
+// position of the next batch, which the dataset reads (Pos), saves and restores
+// (MarshalBinary, UnmarshalBinary); its schedule of steps (Steps) says where
+// epochs begin.
 type Loop[B any] interface {
-	Resume(pos eachobs.Position) (iter.Seq[eachobs.Batch[B]], error)
-	Seed() uint64
-	Start() eachobs.Position
+	container.Iterator[eachobs.Batch[B]]
+	Pos() eachobs.Position
 	Steps() index.Steps
 }
 
 var (
-	_ Loop[int]                                            = (*eachobs.Loader[int])(nil)
-	_ Loop[provider.Arrays[float32, int32]]                = (*provider.Provider[float32, int32])(nil)
+	_ Loop[int]                                            = (*eachobs.Iter[int])(nil)
+	_ Loop[provider.Arrays[float32, int32]]                = (*provider.Iter[float32, int32])(nil)
 	_ train.Dataset                                        = (*Dataset[int])(nil)
 	_ train.DatasetCustomOwnership                         = (*Dataset[int])(nil)
 	_ func(*Writer, arraycontainer.LabeledBatch[int, int]) = labeled[int, int]
@@ -54,18 +54,16 @@ type Dataset[B any] struct {
 	fill func(*Writer, B)
 	cfg  config
 
-	epoch int              // the epoch Yield is in
-	pos   eachobs.Position // of the next batch
-	seq   iter.Seq[eachobs.Batch[B]]
-	next  func() (eachobs.Batch[B], bool)
-	stop  func()
-	held  *eachobs.Batch[B] // a batch pulled past an empty epoch, yielded when its epoch comes
-	heldB eachobs.Batch[B]
-	fresh bool  // nothing was yielded since New, Resume or Reset
-	atEnd bool  // the epoch is over: Yield returns io.EOF until Reset
-	err   error // a failed read: Yield returns it until Reset or Resume
-	w     Writer
-	stats Stats
+	epoch  int               // the epoch Yield is in
+	pos    eachobs.Position  // of the next batch
+	held   *eachobs.Batch[B] // a batch pulled past an empty epoch, yielded when its epoch comes
+	heldB  eachobs.Batch[B]
+	fresh  bool  // nothing was yielded since New, Resume or Reset
+	closed bool  // the loop was closed: the next pull restores it at pos
+	atEnd  bool  // the epoch is over: Yield returns io.EOF until Reset
+	err    error // a failed read: Yield returns it until Reset or Resume
+	w      Writer
+	stats  Stats
 }
 
 // Stats counts where a [Dataset]'s Yield spent its time, so that a training
@@ -107,7 +105,7 @@ func New[B any](name string, loop Loop[B], fill func(w *Writer, b B), opts ...Op
 	}
 	d := &Dataset[B]{name: name, loop: loop, fill: fill, cfg: cfg}
 	d.w.owned, d.w.mask, d.w.parts = cfg.owned, cfg.mask, 1
-	if err := d.Resume(loop.Start()); err != nil {
+	if err := d.Resume(loop.Pos()); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -134,7 +132,7 @@ func labeled[E, L arraycontainer.Number](w *Writer, b arraycontainer.LabeledBatc
 // pads the last batch to full size; [Mask] tells the padding apart. Its errors
 // and panics are New's.
 func Provided[D, L arraycontainer.Number](name string, p *provider.Provider[D, L], opts ...Option) (*Dataset[provider.Arrays[D, L]], error) {
-	return New(name, p, provided[D, L], opts...)
+	return New(name, p.Iter(), provided[D, L], opts...)
 }
 
 func provided[D, L arraycontainer.Number](w *Writer, b provider.Arrays[D, L]) {
@@ -220,15 +218,6 @@ func (d *Dataset[B]) pull() (b eachobs.Batch[B], ok bool, err error) {
 		b, d.held = *d.held, nil
 		return b, true, nil
 	}
-	if d.next == nil {
-		if d.seq == nil {
-			if d.seq, err = d.loop.Resume(d.pos); err != nil {
-				return b, false, fmt.Errorf("gomlx: %s: %w", d.name, err)
-			}
-		}
-		d.next, d.stop = iter.Pull(d.seq)
-		d.seq = nil
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			e, isErr := r.(error)
@@ -238,7 +227,17 @@ func (d *Dataset[B]) pull() (b eachobs.Batch[B], ok bool, err error) {
 			err = fmt.Errorf("gomlx: %s: epoch %d batch %d: %w", d.name, d.pos.Epoch, d.pos.Batch, e)
 		}
 	}()
-	b, ok = d.next()
+	if d.closed { // start the loop again at the position
+		state, err := d.pos.MarshalBinary()
+		if err == nil {
+			err = d.loop.UnmarshalBinary(state)
+		}
+		if err != nil {
+			return b, false, fmt.Errorf("gomlx: %s: %w", d.name, err)
+		}
+		d.closed = false
+	}
+	b, ok = d.loop.Next()
 	return b, ok, nil
 }
 
@@ -259,12 +258,12 @@ func (d *Dataset[B]) Reset() {
 	if d.fresh && !d.atEnd && d.err == nil {
 		return
 	}
-	next := d.loop.Start() // the first batch of the next epoch
+	next := d.pos // the first batch of the next epoch
 	next.Epoch, next.Consumed, next.Batch = d.loop.Steps().First(d.epoch + 1)
 	if d.cfg.endless && d.pos.Batch == 0 {
 		next = d.pos // at an epoch's start already
 	}
-	if d.err == nil && d.next != nil && d.pos == next {
+	if d.err == nil && d.pos == next {
 		// The running loop's next batch is the epoch's first: keep the
 		// batches it prefetched.
 		d.epoch, d.fresh, d.atEnd = next.Epoch, true, false
@@ -280,15 +279,17 @@ func (d *Dataset[B]) Reset() {
 // exactly where it stopped, mid-epoch, without replaying data, with the
 // shuffle and the per-observation randomness the uninterrupted run had. It
 // returns the loop's error for a position that does not fit it (wrapping
-// eachobs.ErrPosition), and then leaves the dataset as it was.
+// container.ErrState), and then leaves the dataset as it was.
 func (d *Dataset[B]) Resume(pos eachobs.Position) error {
-	seq, err := d.loop.Resume(pos)
+	state, err := pos.MarshalBinary()
+	if err == nil {
+		err = d.loop.UnmarshalBinary(state)
+	}
 	if err != nil {
 		return fmt.Errorf("gomlx: %s: %w", d.name, err)
 	}
-	d.Close()
-	d.seq, d.pos, d.epoch = seq, pos, pos.Epoch
-	d.fresh, d.atEnd, d.err = true, false, nil
+	d.pos, d.epoch = pos, pos.Epoch
+	d.fresh, d.atEnd, d.err, d.held, d.closed = true, false, nil, nil, false
 	return nil
 }
 
@@ -311,8 +312,6 @@ func (d *Dataset[B]) Stats() Stats { return d.stats }
 // starts the loop again at [Dataset.Position]. Close the dataset when training
 // ends, as the loop would be stopped by leaving a range statement.
 func (d *Dataset[B]) Close() {
-	if d.stop != nil {
-		d.stop()
-	}
-	d.next, d.stop, d.held, d.seq = nil, nil, nil, nil
+	d.loop.Close()
+	d.held, d.closed = nil, true
 }

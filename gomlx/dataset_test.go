@@ -55,12 +55,17 @@ func digits(t testing.TB) arraycontainer.Labeled[float32, int] {
 // (exclusive): the reference the datasets must reproduce.
 func loopSteps[B any](t *testing.T, l *eachobs.Loader[B], pos eachobs.Position, end int, read func(B) step) []step {
 	t.Helper()
-	seq, err := l.Resume(pos)
+	it := l.Iter()
+	defer it.Close()
+	state, err := pos.MarshalBinary()
+	if err == nil {
+		err = it.UnmarshalBinary(state)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []step
-	for b := range seq {
+	for b := range it.All() {
 		if b.Pos.Epoch == end {
 			break
 		}
@@ -129,7 +134,7 @@ func TestBatchesEqualLoop(t *testing.T) {
 	data := digits(t)
 	const epochs = 3
 	ref := eachobs.NewLoader(data, 100, eachobs.Shuffle(7), eachobs.Tail(index.Drop))
-	want := loopSteps(t, ref, ref.Start(), epochs, readLabeled)
+	want := loopSteps(t, ref, ref.Iter().Pos(), epochs, readLabeled)
 	if len(want) != epochs*17 {
 		t.Fatalf("reference: %d batches, want %d", len(want), epochs*17)
 	}
@@ -138,7 +143,7 @@ func TestBatchesEqualLoop(t *testing.T) {
 	}
 	for _, opts := range [][]eachobs.Option{nil, {eachobs.Prefetch(2)}, {eachobs.Workers(2), eachobs.Prefetch(1)}} {
 		l := eachobs.NewLoader(data, 100, append(opts, eachobs.Shuffle(7), eachobs.Tail(index.Drop))...)
-		ds, err := gomlx.Labeled("digits", l)
+		ds, err := gomlx.Labeled("digits", l.Iter())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +155,7 @@ func TestBatchesEqualLoop(t *testing.T) {
 
 		// Interrupted in epoch 1 after batch 5, resumed by another dataset
 		// over another loader.
-		ds, err = gomlx.Labeled("digits", l)
+		ds, err = gomlx.Labeled("digits", l.Iter())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +171,7 @@ func TestBatchesEqualLoop(t *testing.T) {
 			t.Fatalf("Position() = %+v, want epoch 1 batch 6 of seed 7", pos)
 		}
 		other := eachobs.NewLoader(data, 100, eachobs.Shuffle(7), eachobs.Tail(index.Drop), eachobs.Workers(3))
-		resumed, err := gomlx.Labeled("digits", other)
+		resumed, err := gomlx.Labeled("digits", other.Iter())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,19 +239,19 @@ func TestAugmentedEqualLoop(t *testing.T) {
 	}
 	const epochs = 2
 	ref := eachobs.NewLoader(data, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop))
-	want := loopSteps(t, ref, ref.Start(), epochs, read)
+	want := loopSteps(t, ref, ref.Iter().Pos(), epochs, read)
 	unaugmented, err := tuples.Zip2(x, d.Y())
 	if err != nil {
 		t.Fatal(err)
 	}
 	plainLoader := eachobs.NewLoader(unaugmented, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop))
-	plain := loopSteps(t, plainLoader, plainLoader.Start(), 1, readLabeled)
+	plain := loopSteps(t, plainLoader, plainLoader.Iter().Pos(), 1, readLabeled)
 	if cmp.Equal(want[0].Inputs, plain[0].Inputs, fast) {
 		t.Fatal("the augmentation changed nothing")
 	}
 
 	l := eachobs.NewLoader(data, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop), eachobs.Workers(2), eachobs.Prefetch(2))
-	ds, err := gomlx.New("augmented", l, fill)
+	ds, err := gomlx.New("augmented", l.Iter(), fill)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +262,7 @@ func TestAugmentedEqualLoop(t *testing.T) {
 	}
 	pos := ds.Position()
 	ds.Close()
-	ds, err = gomlx.New("augmented", eachobs.NewLoader(data, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop)), fill)
+	ds, err = gomlx.New("augmented", eachobs.NewLoader(data, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop)).Iter(), fill)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +283,7 @@ func TestResetAndEOF(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	data := digits(t)
 	l := eachobs.NewLoader(data, 500, eachobs.Shuffle(1), eachobs.Tail(index.Drop), eachobs.Prefetch(1))
-	ds, err := gomlx.Labeled("digits", l)
+	ds, err := gomlx.Labeled("digits", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +314,7 @@ func TestResetAndEOF(t *testing.T) {
 		t.Errorf("Yield sequence mismatch (-want +got):\n%s", diff)
 	}
 
-	endless, err := gomlx.Labeled("digits", l, gomlx.Endless())
+	endless, err := gomlx.Labeled("digits", l.Iter(), gomlx.Endless())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +353,7 @@ func TestEmptyEpochs(t *testing.T) {
 	data := digits(t)
 	small := subsetFirst(data, 5) // 5 observations, batches of 8: epochs 0, 2, 4 are empty
 	l := eachobs.NewLoader(small, 8, eachobs.Tail(index.RollOver))
-	ds, err := gomlx.Labeled("small", l)
+	ds, err := gomlx.Labeled("small", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +396,7 @@ func TestOwnership(t *testing.T) {
 		if owned {
 			opts = append(opts, gomlx.Owned())
 		}
-		ds, err := gomlx.Labeled("digits", l, opts...)
+		ds, err := gomlx.Labeled("digits", l.Iter(), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -422,10 +427,10 @@ func TestOwnership(t *testing.T) {
 // an error from Yield that names the tensor.
 func TestShapeErrors(t *testing.T) {
 	data := digits(t)
-	if _, err := gomlx.Labeled("digits", eachobs.NewLoader(data, 100)); !errors.Is(err, gomlx.ErrShape) {
+	if _, err := gomlx.Labeled("digits", eachobs.NewLoader(data, 100).Iter()); !errors.Is(err, gomlx.ErrShape) {
 		t.Errorf("Labeled over the Keep tail, 1797 in batches of 100: error %v, want ErrShape", err)
 	}
-	if _, err := gomlx.Labeled("digits", eachobs.NewLoader(subsetFirst(data, 1700), 100)); err != nil {
+	if _, err := gomlx.Labeled("digits", eachobs.NewLoader(subsetFirst(data, 1700), 100).Iter()); err != nil {
 		t.Errorf("Labeled over the Keep tail, 1700 in batches of 100: %v", err)
 	}
 	l := eachobs.NewLoader(data, 100, eachobs.Tail(index.Drop))
@@ -459,7 +464,7 @@ func TestShapeErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		n = 0
-		ds, err := gomlx.New("digits", l, c.fill)
+		ds, err := gomlx.New("digits", l.Iter(), c.fill)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -509,7 +514,7 @@ func (b broken) GetObsInto(dst arraycontainer.LabeledBatch[float32, int], idx []
 func TestReadError(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	l := eachobs.NewLoader(broken{digits(t)}, 100, eachobs.Tail(index.Drop), eachobs.Prefetch(2))
-	ds, err := gomlx.Labeled("broken", l)
+	ds, err := gomlx.Labeled("broken", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}

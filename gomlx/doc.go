@@ -4,7 +4,7 @@
 // shuffles, augmentations and file containers with GoMLX's trainer.
 //
 //	loader := eachobs.NewLoader(train, 64, eachobs.Shuffle(seed), eachobs.Tail(index.Drop), eachobs.Prefetch(2))
-//	ds, err := gomlx.Labeled("train", loader) // features -> inputs[0], labels -> labels[0] as [64, 1]
+//	ds, err := gomlx.Labeled("train", loader.Iter()) // features -> inputs[0], labels -> labels[0] as [64, 1]
 //	...
 //	loop := train.NewLoop(train.NewTrainer(backend, ctx, model, losses.SparseCategoricalCrossEntropyLogits, opt, nil, nil))
 //	_, err = loop.RunEpochs(ds, 10)

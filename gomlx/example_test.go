@@ -33,7 +33,7 @@ func ExampleLabeled() {
 		log.Fatal(err)
 	}
 	loader := eachobs.NewLoader(data, 512, eachobs.Shuffle(1), eachobs.Tail(index.Drop), eachobs.Prefetch(1))
-	ds, err := gomlx.Labeled("digits", loader)
+	ds, err := gomlx.Labeled("digits", loader.Iter())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	loader := eachobs.NewLoader(data, 100, eachobs.Shuffle(3), eachobs.Tail(index.Drop), eachobs.Workers(2))
-	ds, err := gomlx.New("augmented", loader, func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
+	ds, err := gomlx.New("augmented", loader.Iter(), func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
 		gomlx.Stack(w.Input(), b.X)  // [100 8 8] uint8
 		gomlx.Values(w.Label(), b.Y) // [100 1] int64
 	})
@@ -168,7 +168,7 @@ func ExampleDataset_Resume() {
 		return eachobs.NewLoader(data, 256, eachobs.Shuffle(5), eachobs.Tail(index.Drop), eachobs.Prefetch(2))
 	}
 
-	run, err := gomlx.Labeled("train", loader())
+	run, err := gomlx.Labeled("train", loader().Iter())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func ExampleDataset_Resume() {
 	uninterrupted := labels(run, 2)
 	run.Close()
 
-	resumed, err := gomlx.Labeled("train", loader())
+	resumed, err := gomlx.Labeled("train", loader().Iter())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestTrainLearns(t *testing.T) {
 		t.Fatal(err)
 	}
 	trainPart, test := parts[0], parts[1] // 1438 and 359 observations
-	ds, err := gomlx.Labeled("train", eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop), eachobs.Prefetch(1)))
+	ds, err := gomlx.Labeled("train", eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop), eachobs.Prefetch(1)).Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,12 +89,12 @@ func TestTrainLearns(t *testing.T) {
 		}
 		return shapes.ConvertTo[float64](m[3].Value()) // loss+, loss, accuracy, masked accuracy
 	}
-	padded, err := gomlx.Labeled("test", eachobs.NewLoader(test, 64, eachobs.Tail(index.Pad)), gomlx.Mask())
+	padded, err := gomlx.Labeled("test", eachobs.NewLoader(test, 64, eachobs.Tail(index.Pad)).Iter(), gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer padded.Close()
-	whole, err := gomlx.Labeled("test", eachobs.NewLoader(test, test.Nobs()), gomlx.Mask()) // one batch
+	whole, err := gomlx.Labeled("test", eachobs.NewLoader(test, test.Nobs()).Iter(), gomlx.Mask()) // one batch
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,12 +113,12 @@ func TestTrainLearns(t *testing.T) {
 	// An Endless dataset serves train.Loop.RunSteps across epochs (the graph
 	// of the same shape is reused), and its position counts the steps.
 	trainLoader := eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop))
-	endless, err := gomlx.Labeled("train", trainLoader, gomlx.Endless())
+	endless, err := gomlx.Labeled("train", trainLoader.Iter(), gomlx.Endless())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer endless.Close()
-	at := trainLoader.Start() // epoch 3 batch 9
+	at := trainLoader.Iter().Pos() // epoch 3 batch 9
 	at.Epoch, at.Consumed, at.Batch = trainLoader.Steps().After(3, 8)
 	if err := endless.Resume(at); err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func TestWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ds, err := gomlx.Labeled("t", eachobs.NewLoader(data, 2))
+			ds, err := gomlx.Labeled("t", eachobs.NewLoader(data, 2).Iter())
 			return firstBatch(t, ds, err)
 		},
 		want: want{
@@ -103,7 +103,7 @@ func TestWriter(t *testing.T) {
 		name: "uint8 rank-1 array and float64 values",
 		run: func(t *testing.T) ([]tensorView, []tensorView) {
 			x := mustArray(t, []uint8{5, 6, 7}, []int{3}, obsdim.First)
-			ds, err := gomlx.New("t", eachobs.NewLoader(x, 3), func(w *gomlx.Writer, b *arraycontainer.Array[uint8]) {
+			ds, err := gomlx.New("t", eachobs.NewLoader(x, 3).Iter(), func(w *gomlx.Writer, b *arraycontainer.Array[uint8]) {
 				gomlx.Array(w.Input(), b)
 				gomlx.Values(w.Label(), []float64{0.5, 1, 2})
 			})
@@ -123,7 +123,7 @@ func TestWriter(t *testing.T) {
 				}
 				return a
 			})
-			ds, err := gomlx.New("t", eachobs.NewLoader(doubled, 3), func(w *gomlx.Writer, b []*arraycontainer.Array[int32]) {
+			ds, err := gomlx.New("t", eachobs.NewLoader(doubled, 3).Iter(), func(w *gomlx.Writer, b []*arraycontainer.Array[int32]) {
 				gomlx.Stack(w.Input(), b)
 			})
 			return firstBatch(t, ds, err)
@@ -157,7 +157,7 @@ func TestObsLastAgainstLoop(t *testing.T) {
 		}
 		want = append(want, obs)
 	}
-	ds, err := gomlx.New("t", l, func(w *gomlx.Writer, b *arraycontainer.Array[float64]) { gomlx.Array(w.Input(), b) })
+	ds, err := gomlx.New("t", l.Iter(), func(w *gomlx.Writer, b *arraycontainer.Array[float64]) { gomlx.Array(w.Input(), b) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestMaskAndPadding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := gomlx.Labeled("t", eachobs.NewLoader(data, 4, eachobs.Tail(index.Pad)), gomlx.Mask())
+	ds, err := gomlx.Labeled("t", eachobs.NewLoader(data, 4, eachobs.Tail(index.Pad)).Iter(), gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,8 +257,8 @@ func TestMaskAndPadding(t *testing.T) {
 func TestDistributed(t *testing.T) {
 	data := digits(t)
 	l := eachobs.NewLoader(data, 100, eachobs.Shuffle(2), eachobs.Tail(index.Drop))
-	want := loopSteps(t, l, l.Start(), 1, readLabeled)
-	ds, err := gomlx.Labeled("digits", l, gomlx.Mask())
+	want := loopSteps(t, l, l.Iter().Pos(), 1, readLabeled)
+	ds, err := gomlx.Labeled("digits", l.Iter(), gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestDistributed(t *testing.T) {
 	}
 
 	// 100 does not split over 3 devices.
-	ds3, err := gomlx.Labeled("digits", l)
+	ds3, err := gomlx.Labeled("digits", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"image"
 	"io/fs"
-	"iter"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -198,13 +197,18 @@ func TestDecodeWorkers(t *testing.T) {
 		}
 	}
 	l := eachobs.NewLoader(data, 5, eachobs.Shuffle(11))
-	at := l.Start() // epoch 2, batch 3
+	it := l.Iter()
+	defer it.Close()
+	at := it.Pos() // epoch 2, batch 3
 	at.Epoch, at.Consumed, at.Batch = l.Steps().After(2, 2)
-	resumed, err := l.Resume(at)
+	saved, err := at.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for b := range resumed {
+	if err := it.UnmarshalBinary(saved); err != nil {
+		t.Fatal(err)
+	}
+	for b := range it.All() {
 		if !slices.Equal(serial[3], b.Data.X.Data()) {
 			t.Errorf("resumed at batch 3: differs from the serial loop's batch 3")
 		}
@@ -463,11 +467,8 @@ func TestDecodeAllocs(t *testing.T) {
 		}
 		// An endless loop with two workers, past the first epochs.
 		endless := eachobs.NewLoader(data, 3, eachobs.Shuffle(1), eachobs.Workers(2))
-		seq, err := endless.Resume(endless.Start())
-		if err != nil {
-			t.Fatal(err)
-		}
-		next, stop := iter.Pull(seq)
+		it := endless.Iter()
+		next, stop := it.Next, it.Close
 		for range 200 { // past the first epochs, and the threads the runtime starts for the reads' system calls
 			next()
 		}

@@ -53,18 +53,21 @@ func ExampleViews() {
 		return
 	}
 	loader := eachobs.NewLoader(m, 3)
-	var saved eachobs.Position
-	for b := range loader.Epoch(0) {
+	it := loader.Iter()
+	var saved []byte
+	for b := range it.All() {
 		fmt.Println(b.Data)
-		saved = b.Next()
+		saved, _ = it.MarshalBinary()
 		break // preempted after the first batch
 	}
-	rest, err := loader.Resume(saved)
-	if err != nil {
+	it.Close()
+	rest := loader.Iter()
+	defer rest.Close()
+	if err := rest.UnmarshalBinary(saved); err != nil {
 		fmt.Println(err)
 		return
 	}
-	for b := range rest {
+	for b := range rest.All() {
 		if b.Pos.Epoch > 0 {
 			break
 		}

@@ -29,8 +29,9 @@ func TestZeroAllocsPerBatch(t *testing.T) {
 		for _, pol := range policies {
 			t.Run(l.name+"/"+pol.name+"/shuffled", func(t *testing.T) {
 				p := must(provider.New(data, label, 4, append(l.opts, pol.opt, provider.Loop(eachobs.Shuffle(1)))...))
-				next, stop := iter.Pull(must(p.Resume(p.Start())))
-				defer stop()
+				it := p.Iter()
+				defer it.Close()
+				next := it.Next
 				for range 20 { // the first batches allocate the buffers; cross an epoch
 					next()
 				}
@@ -59,8 +60,9 @@ func TestZeroAllocsPerBatch(t *testing.T) {
 func TestSplitIntoNoAllocs(t *testing.T) {
 	data, label := sources(t, 23)
 	p := must(provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(1)), provider.PadWith(0)))
-	next, stop := iter.Pull(must(p.Resume(p.Start())))
-	defer stop()
+	it := p.Iter()
+	defer it.Close()
+	next := it.Next
 	var devices []provider.Batch[float32, uint8]
 	step := func() {
 		b, _ := next()

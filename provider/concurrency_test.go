@@ -47,7 +47,7 @@ func TestEarlyBreakStopsGoroutines(t *testing.T) {
 				}
 				goleak.VerifyNone(t, before)
 				if shuffled {
-					seq := must(p.Resume(p.Start()))
+					seq := p.Iter().All()
 					for b := range seq {
 						if b.Pos.Epoch == 2 {
 							break

@@ -37,8 +37,8 @@
 //
 // So everything said of those holds here: one buffer reused from batch to batch
 // (a provider allocates nothing per batch; see the benchmarks), epochs
-// reproducible from the seed and resumable mid-epoch ([Provider.Resume] with the
-// position of the batch's Next), goroutines that stop when a loop is left early,
+// reproducible from the seed and resumable mid-epoch (the state of a
+// [Provider.Iter], saved and restored as a container.Iterator's), goroutines that stop when a loop is left early,
 // and panics in them that reach the ranging goroutine.
 //
 // Every source is a container whose batches are arrays: an *arraycontainer.Array,

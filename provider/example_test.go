@@ -222,28 +222,35 @@ func ExampleNewUnlabeled() {
 	// [{data [8 4]}] []
 }
 
-// A training job saves the position after each batch and resumes there.
-func ExampleProvider_Resume() {
+// A training job saves its iterator's state after each batch and continues
+// there in a new iterator.
+func ExampleProvider_Iter() {
 	data, label := groups()
 
 	p, err := provider.New(data, label, 4, provider.Loop(eachobs.Shuffle(3)), provider.PadWith(0))
 	if err != nil {
 		log.Fatal(err)
 	}
-	var saved eachobs.Position
-	for b := range p.Epoch(0) {
+	it := p.Iter()
+	var saved []byte
+	for b := range it.All() {
 		fmt.Println(b.Pos, b.Data.Y[0])
-		saved = b.Next()
+		if saved, err = it.MarshalBinary(); err != nil {
+			log.Fatal(err)
+		}
 		if b.Pos.Batch == 1 {
 			break // the job stops here
 		}
 	}
-	seq, err := p.Resume(saved)
-	if err != nil {
+	it.Close()
+
+	resumed := p.Iter()
+	defer resumed.Close()
+	if err := resumed.UnmarshalBinary(saved); err != nil {
 		fmt.Println(err)
 		return
 	}
-	for b := range seq {
+	for b := range resumed.All() {
 		fmt.Println(b.Pos, b.Data.Y[0])
 		if b.Pos.Epoch == 1 {
 			break

@@ -1,9 +1,12 @@
 package provider_test
 
 import (
+	"iter"
 	"testing"
 
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/provider"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/tuples"
 )
@@ -58,4 +61,25 @@ func tenByFour() (*floatGroup, *tuples.Named[*arraycontainer.Array[int32], *arra
 	x := must(arraycontainer.New(xs, []int{10, 4}, obsdim.First))
 	y := must(arraycontainer.New(ys, []int{10}, obsdim.First))
 	return must(tuples.NewNamed([]string{"data"}, x)), must(tuples.NewNamed([]string{"label"}, y))
+}
+
+// resume returns the loop of p from pos: an iterator of p restored to pos's
+// encoding, ranged to its end (or the break) and closed.
+func resume[D, L arraycontainer.Number](p *provider.Provider[D, L], pos eachobs.Position) (iter.Seq[provider.Batch[D, L]], error) {
+	data, err := pos.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	it := p.Iter()
+	if err := it.UnmarshalBinary(data); err != nil {
+		return nil, err
+	}
+	return func(yield func(provider.Batch[D, L]) bool) {
+		defer it.Close()
+		for b := range it.All() {
+			if !yield(b) {
+				return
+			}
+		}
+	}, nil
 }

@@ -46,7 +46,7 @@ type Arrays[D, L arraycontainer.Number] = tuples.Pair[[]*arraycontainer.Array[D]
 // A Batch is one step of a provider's loop: the kit's one batch type,
 // eachobs.Batch, whose Data holds the batch of every source ([Arrays]). Real
 // counts the real observations (MXNet's count_samples), Pad() the padding slots,
-// Next() the position to resume after it.
+// Next() the position after it.
 type Batch[D, L arraycontainer.Number] = eachobs.Batch[Arrays[D, L]]
 
 // A Provider hands out batches of named data and label sources linked by one
@@ -54,9 +54,9 @@ type Batch[D, L arraycontainer.Number] = eachobs.Batch[Arrays[D, L]]
 // batches are arrays (an *arraycontainer.Array, a subset of one, a file mapped as
 // one); the data sources share the element type D and the label sources L.
 //
-// A Provider is immutable and safe for concurrent use: every run of
-// [Provider.Epoch] or [Provider.Resume] has its own buffers, so several loops may
-// read one provider at once (MXNet's providers forbid this).
+// A Provider is immutable and safe for concurrent use: every loop of
+// [Provider.Epoch] and every [Provider.Iter] has its own buffers, so several
+// loops may read one provider at once (MXNet's providers forbid this).
 type Provider[D, L arraycontainer.Number] struct {
 	size      int
 	sources   []Desc // data sources, then label sources
@@ -200,7 +200,7 @@ func (p *Provider[D, L]) BatchSize() int { return p.size }
 
 // Seed returns the seed of the provider's loop: the one given to
 // eachobs.Shuffle through [Loop], or 0. A batch's Pos carries it, and
-// [Provider.Resume] accepts only positions with it.
+// [Iter.UnmarshalBinary] accepts only positions with it.
 func (p *Provider[D, L]) Seed() uint64 { return p.loader.Seed() }
 
 // Steps returns the schedule of the provider's loop from the start of epoch 0:
@@ -266,23 +266,61 @@ func (p *Provider[D, L]) Epoch(e int) iter.Seq[Batch[D, L]] {
 	return p.batches(p.loader.Epoch(e))
 }
 
-// Start returns the position of the first batch of epoch 0: Resume(Start())
-// runs every epoch.
-func (p *Provider[D, L]) Start() eachobs.Position { return p.loader.Start() }
+// Iter returns an iterator over the batches of every epoch from the first batch
+// of epoch 0: the provider's container.Iterator, an eachobs.Iter whose padding
+// holds the provider's constants. Its state is the position of the next batch;
+// restore one saved by another provider over the same data (also of another
+// batch size or number of parts) with [Iter.UnmarshalBinary], as
+// eachobs.Iter.UnmarshalBinary says.
+func (p *Provider[D, L]) Iter() *Iter[D, L] { return &Iter[D, L]{it: p.loader.Iter(), p: p} }
 
-// Resume returns a loop that starts at pos (saved from a batch's Next() in a
-// checkpoint) and runs through every later epoch, resuming exactly after the last
-// batch consumed, also with another batch size or number of parts: see
-// eachobs.Loader.Resume. It returns an error wrapping eachobs.ErrPosition for a
-// position the provider cannot resume (another seed, order, number of
-// observations or tail, or not a position of the stream).
-func (p *Provider[D, L]) Resume(pos eachobs.Position) (iter.Seq[Batch[D, L]], error) {
-	seq, err := p.loader.Resume(pos)
-	if err != nil {
-		return nil, err
-	}
-	return p.batches(seq), nil
+// An Iter is a pull iterator over a [Provider]'s batches: see eachobs.Iter,
+// whose methods it has. Its batches are valid until the next call of Next.
+type Iter[D, L arraycontainer.Number] struct {
+	it *eachobs.Iter[Arrays[D, L]]
+	p  *Provider[D, L]
 }
+
+var _ container.Iterator[Batch[float32, int32]] = (*Iter[float32, int32])(nil)
+
+// Next returns the next batch, with its padding slots filled under [PadWith],
+// or false after the last epoch or Close.
+func (it *Iter[D, L]) Next() (Batch[D, L], bool) {
+	b, ok := it.it.Next()
+	if ok {
+		it.p.pad(b)
+	}
+	return b, ok
+}
+
+// All returns the batches from where the iterator stands as a range-over-func
+// iterator; a break stops its goroutines and leaves it after the last batch
+// taken (eachobs.Iter.All).
+func (it *Iter[D, L]) All() iter.Seq[Batch[D, L]] { return it.p.batches(it.it.All()) }
+
+// Warm starts gathering now: see eachobs.Iter.Warm.
+func (it *Iter[D, L]) Warm() { it.it.Warm() }
+
+// Pos returns the position of the next batch: the iterator's state.
+func (it *Iter[D, L]) Pos() eachobs.Position { return it.it.Pos() }
+
+// Steps returns the schedule of the provider's loop: [Provider.Steps].
+func (it *Iter[D, L]) Steps() index.Steps { return it.it.Steps() }
+
+// Err returns nil: a provider's iterator does not fail (a failure in gathering
+// panics).
+func (it *Iter[D, L]) Err() error { return nil }
+
+// Close stops the iterator's goroutines; see eachobs.Iter.Close.
+func (it *Iter[D, L]) Close() { it.it.Close() }
+
+// MarshalBinary returns the iterator's state: see eachobs.Iter.MarshalBinary.
+func (it *Iter[D, L]) MarshalBinary() ([]byte, error) { return it.it.MarshalBinary() }
+
+// UnmarshalBinary restores a saved state: see eachobs.Iter.UnmarshalBinary. It
+// returns an error wrapping container.ErrState for a state the provider cannot
+// continue from.
+func (it *Iter[D, L]) UnmarshalBinary(data []byte) error { return it.it.UnmarshalBinary(data) }
 
 // batches fills the padding of the loop's batches with constants, under
 // PadWith; otherwise it is seq itself.
@@ -292,21 +330,28 @@ func (p *Provider[D, L]) batches(seq iter.Seq[Batch[D, L]]) iter.Seq[Batch[D, L]
 	}
 	return func(yield func(Batch[D, L]) bool) {
 		for b := range seq {
-			if b.Real < len(b.Indices) {
-				for k, a := range b.Data.X {
-					a.FillObs(b.Real, len(b.Indices), p.dataFill[k])
-				}
-				for k, a := range b.Data.Y {
-					a.FillObs(b.Real, len(b.Indices), p.labelFill[k])
-				}
-				for j := b.Real; j < len(b.Indices); j++ {
-					b.Indices[j] = -1
-				}
-			}
+			p.pad(b)
 			if !yield(b) {
 				return
 			}
 		}
+	}
+}
+
+// pad fills the padding slots of b with the provider's constants, under
+// PadWith, and marks their indices -1.
+func (p *Provider[D, L]) pad(b Batch[D, L]) {
+	if p.dataFill == nil || b.Real == len(b.Indices) {
+		return
+	}
+	for k, a := range b.Data.X {
+		a.FillObs(b.Real, len(b.Indices), p.dataFill[k])
+	}
+	for k, a := range b.Data.Y {
+		a.FillObs(b.Real, len(b.Indices), p.labelFill[k])
+	}
+	for j := b.Real; j < len(b.Indices); j++ {
+		b.Indices[j] = -1
 	}
 }
 

@@ -276,7 +276,7 @@ func TestResume(t *testing.T) {
 		{provider.Loop(eachobs.Shuffle(6), eachobs.Partition(index.Part{Index: 1, Parts: 2}), eachobs.Tail(index.Pad)), provider.PadSource("y", 9)},
 	} {
 		p := must(provider.New(data, label, 5, opts...))
-		start := p.Start()
+		start := p.Iter().Pos()
 		for b := range p.Epoch(0) { // Seed and Steps say what the batches carry
 			if b.Pos.Seed != p.Seed() || b.Count != p.Steps().Len(0) || len(b.Indices) != p.Steps().Size() {
 				t.Fatalf("first batch at %+v of %d batches of %d; Seed() %d, Steps().Len(0) %d, Steps().Size() %d",
@@ -284,7 +284,7 @@ func TestResume(t *testing.T) {
 			}
 			break
 		}
-		whole := must(p.Resume(start))
+		whole := must(resume(p, start))
 		var want []string
 		var pos []eachobs.Position
 		for b := range whole {
@@ -298,7 +298,7 @@ func TestResume(t *testing.T) {
 		at := start
 		for len(got) < len(want) {
 			k := min(1+rng.IntN(6), len(want)-len(got))
-			for b := range must(p.Resume(at)) {
+			for b := range must(resume(p, at)) {
 				got = append(got, fmt.Sprint(b.Indices, b.Real, b.Pos, b.Count, b.Data.X, b.Data.Y))
 				at = b.Next()
 				if k--; k == 0 {
@@ -522,30 +522,30 @@ func TestErrors(t *testing.T) {
 			_, err := provider.NewUnlabeled(empty, 2)
 			return err
 		}},
-		{"Resume in order with a shuffle's position", eachobs.ErrPosition, `the position's order is "cipher"`, func() error {
+		{"Resume in order with a shuffle's position", container.ErrState, `the position's order is "cipher"`, func() error {
 			shuffled := must(provider.New(data, label, 2, provider.Loop(eachobs.Shuffle(5))))
-			_, err := must(provider.New(data, label, 2)).Resume(shuffled.Start())
+			_, err := resume(must(provider.New(data, label, 2)), shuffled.Iter().Pos())
 			return err
 		}},
-		{"Resume with another seed", eachobs.ErrPosition, "seed is 4", func() error {
+		{"Resume with another seed", container.ErrState, "seed is 4", func() error {
 			p := must(provider.New(data, label, 2, provider.Loop(eachobs.Shuffle(3))))
-			pos := p.Start()
+			pos := p.Iter().Pos()
 			pos.Seed = 4
-			_, err := p.Resume(pos)
+			_, err := resume(p, pos)
 			return err
 		}},
-		{"Resume past the last epoch", eachobs.ErrPosition, "epoch", func() error {
+		{"Resume past the last epoch", container.ErrState, "epoch", func() error {
 			p := must(provider.New(data, label, 2, provider.PadWith(0)))
-			pos := p.Start()
+			pos := p.Iter().Pos()
 			pos.Epoch = math.MaxInt / 2
-			_, err := p.Resume(pos)
+			_, err := resume(p, pos)
 			return err
 		}},
-		{"Resume past the end of an epoch", eachobs.ErrPosition, "positions consumed", func() error {
+		{"Resume past the end of an epoch", container.ErrState, "positions consumed", func() error {
 			p := must(provider.New(data, label, 2))
-			pos := p.Start()
+			pos := p.Iter().Pos()
 			pos.Consumed = pos.Nobs + 1
-			_, err := p.Resume(pos)
+			_, err := resume(p, pos)
 			return err
 		}},
 	}

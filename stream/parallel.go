@@ -1,6 +1,8 @@
 package stream
 
 import (
+	"iter"
+
 	"github.com/obskit/obskit/internal/pipeline"
 )
 
@@ -14,9 +16,10 @@ import (
 // item is one slot of a pass: a value read from the source, and the result and
 // error of the function applied to it.
 type item[T, U any] struct {
-	in  T
-	out U
-	err error
+	in     T
+	out    U
+	err    error
+	srcErr error
 }
 
 // Prefetch returns a [Reader] that reads r on a goroutine of its own, up to n
@@ -35,40 +38,40 @@ func Prefetch[T any](r Reader[T], n int) Reader[T] {
 	mustAtLeast(op, "buffer size", n, 1)
 	return func(yield func(T, error) bool) {
 		slots := make([]item[T, struct{}], n+1) // n ahead, one with the consumer
-		err := pipeline.Run(pipeline.Config{Op: op, Workers: 1}, slots, read[T, struct{}](r), nil, func(s *item[T, struct{}]) bool {
-			v := s.in
-			var zero T
-			s.in = zero // the slot no longer keeps the value alive
+		source, stop := read[T, struct{}](r)
+		defer stop()
+		pipeline.Run(pipeline.Config{Op: op, Workers: 1}, slots, source, nil, func(s *item[T, struct{}]) bool {
+			v, err := s.in, s.srcErr
+			*s = item[T, struct{}]{} // the slot no longer keeps the value alive
+			if err != nil {
+				yield(v, err)
+				return false
+			}
 			return yield(v, nil)
 		})
-		if err != nil {
-			var zero T
-			yield(zero, err)
-		}
 	}
 }
 
-// read returns the source of a pass over r: each value into a slot, and r's
-// error as the pass's error.
-func read[T, U any](r Reader[T]) func(emit pipeline.Emit[item[T, U]]) error {
-	return func(emit pipeline.Emit[item[T, U]]) error {
-		// One prepare function per pass, not a closure per value (which would
-		// allocate on every value): emit calls it before it returns.
-		var v, zero T
-		put := func(s *item[T, U]) { s.in = v }
-		for x, err := range r {
-			if err != nil {
-				return err
-			}
-			v = x
-			ok := emit(put)
-			v = zero // the slot holds it now
-			if !ok {
-				return nil
-			}
+// read returns the source of a pass over r, each value into a slot, r's error
+// into the slot after its last value, and the function that releases r.
+func read[T, U any](r Reader[T]) (source func(s *item[T, U]) bool, stop func()) {
+	next, stop := iter.Pull2(iter.Seq2[T, error](r))
+	ended := false
+	return func(s *item[T, U]) bool {
+		if ended {
+			return false
 		}
-		return nil
-	}
+		v, err, ok := next()
+		if !ok {
+			ended = true
+			return false
+		}
+		if err != nil {
+			ended = true
+		}
+		s.in, s.srcErr = v, err
+		return true
+	}, stop
 }
 
 // A ParallelOption configures [ParallelMap].
@@ -111,20 +114,35 @@ func ParallelMap[T, U any](r Reader[T], workers int, f func(T) (U, error), opts 
 	pc := pipeline.Config{Op: op, Workers: workers, Unordered: cfg.unordered && workers >= 2}
 	return func(yield func(U, error) bool) {
 		slots := make([]item[T, U], 2*workers+1)
-		err := pipeline.Run(pc, slots, read[T, U](r), func(s *item[T, U]) {
-			s.out, s.err = f(s.in)
+		source, stop := read[T, U](r)
+		defer stop()
+		var srcErr error // r's error comes after every result, in both orders
+		done := true
+		pipeline.Run(pc, slots, source, func(s *item[T, U]) {
+			if s.srcErr == nil {
+				s.out, s.err = f(s.in)
+			}
 		}, func(s *item[T, U]) bool {
 			out, err := s.out, s.err
+			if s.srcErr != nil {
+				srcErr = s.srcErr
+			}
+			isSrc := s.srcErr != nil
 			*s = item[T, U]{} // the slot no longer keeps the values alive
-			if err != nil {
+			switch {
+			case isSrc:
+				return true
+			case err != nil:
 				yield(out, err)
+				done = false
 				return false
 			}
-			return yield(out, nil)
+			done = yield(out, nil)
+			return done
 		})
-		if err != nil {
+		if srcErr != nil && done {
 			var zero U
-			yield(zero, err)
+			yield(zero, srcErr)
 		}
 	}
 }

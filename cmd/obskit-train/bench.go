@@ -174,7 +174,7 @@ func goSide(backend backends.Backend, d *data, cfg config, rate float64) (side, 
 	}
 	l := eachobs.NewLoader(d.plain, cfg.batch, eachobs.Shuffle(cfg.seed), eachobs.Tail(index.Drop),
 		eachobs.Prefetch(cfg.prefetch), eachobs.Workers(cfg.workers))
-	ds, err := gomlx.Labeled("digits", l)
+	ds, err := gomlx.Labeled("digits", l.Iter())
 	if err != nil {
 		return side{}, err
 	}

@@ -78,7 +78,7 @@ func loadData(cfg config) (*data, error) {
 func (d *data) trainSet(cfg config, idx []int) (*gomlx.Dataset[tuples.Pair[[]*arraycontainer.Array[uint8], []int]], error) {
 	l := eachobs.NewLoader(subset.Of(d.augmented, idx), cfg.batch,
 		eachobs.Shuffle(cfg.seed), eachobs.Tail(index.Drop), eachobs.Prefetch(cfg.prefetch), eachobs.Workers(cfg.workers))
-	return gomlx.New("train", l, func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
+	return gomlx.New("train", l.Iter(), func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
 		gomlx.Stack(w.Input(), b.X)  // [batch 8 8] uint8
 		gomlx.Values(w.Label(), b.Y) // [batch 1] int64
 	})
@@ -87,7 +87,7 @@ func (d *data) trainSet(cfg config, idx []int) (*gomlx.Dataset[tuples.Pair[[]*ar
 // evalSet is the evaluation dataset of the observations idx: one batch of
 // them all, so that every observation counts once.
 func (d *data) evalSet(name string, idx []int) (*gomlx.Dataset[arraycontainer.LabeledBatch[uint8, int]], error) {
-	return gomlx.Labeled(name, eachobs.NewLoader(subset.Of(d.plain, idx), len(idx)))
+	return gomlx.Labeled(name, eachobs.NewLoader(subset.Of(d.plain, idx), len(idx)).Iter())
 }
 
 // An epochResult is one line of the learning curves.

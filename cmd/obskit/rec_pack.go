@@ -315,14 +315,14 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string, rec
 		}
 		slots := make([]packSlot, max(1, 2*workers))
 		var failed error
-		err := pipeline.Run(pipeline.Config{Op: "obskit rec pack", Workers: workers}, slots,
-			func(emit pipeline.Emit[packSlot]) error {
-				for i := range entries {
-					if !emit(func(s *packSlot) { s.i = i }) {
-						break
-					}
+		next := 0 // the next entry
+		pipeline.Run(pipeline.Config{Op: "obskit rec pack", Workers: workers}, slots,
+			func(s *packSlot) bool {
+				if next == len(entries) {
+					return false
 				}
-				return nil
+				s.i, next = next, next+1
+				return true
 			},
 			func(s *packSlot) { s.rec, s.err = s.build(o, files, entries[s.i]) },
 			func(s *packSlot) bool {
@@ -345,9 +345,7 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string, rec
 				ix = append(ix, recordio.Entry{Key: en.Index, Offset: off})
 				return true
 			})
-		if err == nil {
-			err = failed
-		}
+		err := failed
 		if err == nil {
 			err = bw.Flush()
 		}

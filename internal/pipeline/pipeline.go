@@ -1,25 +1,27 @@
 // Package pipeline is the one place where the kit starts goroutines. Every
 // background loop of the kit (eachobs' prefetching and parallel gathering,
 // stream.Prefetch, stream.ParallelMap ordered and unordered, and through eachobs
-// the providers) is a [Run] of this package: one source that produces steps in
+// the providers) is a [Pipe] of this package: one source that prepares steps in
 // order, work that completes them in zero, one or several goroutines, and a
-// consumer in the caller's goroutine that receives them in order or as they
-// complete.
+// consumer in the caller's goroutine that pulls them, in order or as they
+// complete, with [Pipe.Next].
 //
 // What every pipeline promises, and this package alone implements:
 //
 //   - Order: in an ordered pipeline the consumer receives step k before step k+1,
 //     whatever the number of workers, so the same input gives the same sequence.
-//   - Panics: a panic in the source or in work, in any goroutine, reaches the
-//     caller's goroutine as a [*container.PanicError] naming the step, after every
-//     earlier step was delivered; no goroutine is left behind, and no wait can
-//     hang on a step that will never complete (each step carries its own panic).
-//   - Early stop: when the consumer stops (a break out of the caller's range loop,
-//     or a panic in the loop body), Run stops the source and the workers and
-//     returns only once every goroutine it started has exited.
+//   - Panics: a panic in the source or in work, in any goroutine or in the
+//     caller's own (a serial pipe), reaches the caller's goroutine as a
+//     [*container.PanicError] naming the step, after every earlier step was
+//     delivered; no goroutine is left behind, and no wait can hang on a step that
+//     will never complete (each step carries its own panic).
+//   - Stopping: [Pipe.Stop] (a break out of the caller's range loop, a Close, a
+//     restore of saved state) stops the source and the workers and returns only
+//     once every goroutine it started has exited; the pipe starts again at the
+//     next Next, from wherever its owner has set the source.
 //   - Buffers: the steps live in the caller's slots, reused step after step, so a
 //     pipeline allocates nothing per step. A slot is handed back to the source
-//     only after the consumer has finished with it.
+//     only when the consumer asks for the next one.
 //   - Waiting: one policy ([Poll] with one background goroutine, [Block] with
 //     several workers), measured and explained at [PollBudget].
 package pipeline
@@ -48,115 +50,143 @@ type Config struct {
 	Unordered bool
 }
 
-// An Emit hands the next step to a pipeline: it waits for a free slot, calls
-// prepare with it in the source's goroutine, and passes the slot on to be
-// completed. It returns false when the pipeline has stopped; the source must
-// then return.
-type Emit[S any] func(prepare func(s *S)) bool
-
 type meta struct {
 	step  int
 	panic *container.PanicError
 }
 
-// Run runs one pass of a pipeline over the caller's slots and returns the
-// source's error.
+// A Pipe is a pipeline pulled by its consumer: [Pipe.Next] returns the next
+// completed step. The source prepares steps in order in the caller's slots:
+// source(s) writes the next step into s and returns true, or returns false
+// when there is none (s is then unused). work completes a prepared step (nil:
+// nothing to do). With Workers >= 1 the source and the work run in background
+// goroutines, started at the first Next (or by [Pipe.Start]); with 0 both run
+// in Next.
 //
-// source produces the steps in order by calling its emit function once per
-// step, and returns when it has no more (or when emit returns false); the error
-// it returns comes after every step it emitted. work completes a prepared step
-// (nil: nothing to do). yield receives completed steps in the caller's goroutine;
-// when it returns false, the pass stops and Run returns nil. A slot passed to
-// yield is not reused before yield returns.
-//
-// len(slots) is the number of steps in flight: at least 1, and with Workers >= 1
-// at least 2 so that the background goroutines and the consumer overlap. A panic
-// in source or work is re-raised in the caller's goroutine as a
-// [*container.PanicError], with Workers = 0 too, so that the caller sees one
-// type whatever the number of workers; a panic in yield passes through
-// unchanged. Run panics when cfg and slots do not fit.
-func Run[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) error {
+// A Pipe belongs to one goroutine, its consumer's, and is not safe for
+// concurrent use.
+type Pipe[S any] struct {
+	cfg    Config
+	slots  []S
+	source func(*S) bool
+	work   func(*S)
+
+	r     *run[S] // the goroutines, when running
+	held  int     // the slot the consumer holds, or -1
+	k     int     // serial: the next step
+	ended bool    // the source has ended (or a step panicked)
+}
+
+// New returns a pipe of cfg over slots. len(slots) is the number of steps in
+// flight: at least 1, and with Workers >= 1 at least 2 so that the background
+// goroutines and the consumer overlap. It panics when cfg and slots do not fit.
+func New[S any](cfg Config, slots []S, source func(s *S) bool, work func(s *S)) *Pipe[S] {
 	switch {
 	case len(slots) < 1, cfg.Workers < 0,
 		cfg.Workers >= 1 && len(slots) < 2,
 		cfg.Unordered && cfg.Workers < 2:
-		panic("pipeline.Run: a configuration that cannot run")
+		panic("pipeline.New: a configuration that cannot run")
 	}
-	if cfg.Workers == 0 {
-		return serial(cfg, slots, source, work, yield)
-	}
-	p := newRun(cfg, slots, work)
-	p.start(source)
-	return p.consume(yield)
+	return &Pipe[S]{cfg: cfg, slots: slots, source: source, work: work, held: -1}
 }
 
-// A Started is a pipeline whose goroutines run before its consumer arrives:
-// [Start] launches them, and they prepare and complete the first len(slots)
-// steps while the caller does something else (loads a model, say); Consume then
-// receives the steps as Run's yield would, and Stop ends a pipeline that will
-// not be consumed. Exactly one of Consume and Stop must be called, once.
-type Started[S any] struct {
-	p *run[S]
-}
-
-// Start starts the goroutines of a pipeline of cfg (Workers >= 1) over slots,
-// with source and work as Run takes them, and returns without consuming. It
-// panics as Run does, and when cfg.Workers is 0 (a serial pipeline has no
-// goroutine to start).
-func Start[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work func(s *S)) *Started[S] {
-	switch {
-	case cfg.Workers < 1, len(slots) < 2, cfg.Unordered && cfg.Workers < 2:
-		panic("pipeline.Start: a configuration that cannot start")
+// Run runs a pipe to its end or until yield returns false, then stops it: the
+// push form, for a caller that consumes every step in one loop.
+func Run[S any](cfg Config, slots []S, source func(s *S) bool, work func(s *S), yield func(s *S) bool) {
+	p := New(cfg, slots, source, work)
+	defer p.Stop()
+	for s, ok := p.Next(); ok && yield(s); s, ok = p.Next() {
 	}
-	p := newRun(cfg, slots, work)
-	p.start(source)
-	return &Started[S]{p}
 }
 
-// Consume receives the steps of a started pipeline in the caller's goroutine, as
-// Run's yield does, and returns Run's error; every goroutine has stopped when it
-// returns.
-func (s *Started[S]) Consume(yield func(s *S) bool) error { return s.p.consume(yield) }
+// Start launches the goroutines of a pipe with workers now, so that they
+// prepare and complete the first steps before the consumer asks for them. It is
+// a no-op for a serial pipe or one already running.
+func (p *Pipe[S]) Start() {
+	if p.cfg.Workers == 0 || p.r != nil || p.ended {
+		return
+	}
+	p.r = newRun(p.cfg, p.slots, p.work)
+	p.r.start(p.source)
+}
 
-// Stop stops a started pipeline that will not be consumed, and returns once
-// every goroutine it started has exited.
-func (s *Started[S]) Stop() { s.p.stop() }
+// Next returns the next completed step, or false when the source has ended.
+// The slot it returns stays the consumer's until the next call of Next or Stop.
+// A panic in the source or in work is raised here as a [*container.PanicError],
+// after every earlier step was returned; the pipe has then stopped, and Next
+// returns false until Stop.
+func (p *Pipe[S]) Next() (*S, bool) {
+	if p.ended {
+		return nil, false
+	}
+	if p.cfg.Workers == 0 {
+		return p.serial()
+	}
+	if p.r == nil {
+		p.Start()
+	}
+	if p.held >= 0 {
+		p.r.free <- p.held // never blocks: at most len(slots) slots are out
+		p.held = -1
+	}
+	j, ok := p.r.next()
+	if !ok {
+		p.ended = true
+		f := p.r.srcPanic
+		p.halt()
+		if f != nil {
+			panic(f)
+		}
+		return nil, false
+	}
+	if f := p.r.meta[j].panic; f != nil {
+		p.ended = true
+		p.halt()
+		panic(f)
+	}
+	p.held = j
+	return &p.slots[j], true
+}
 
-// serial runs a pipeline without goroutines. A panic in the source or in work
-// is re-raised as a [*container.PanicError] naming the step, as a pipeline with
-// goroutines raises it, so that what a caller recovers does not depend on the
-// number of workers; a panic in yield (the caller's loop body) passes through
-// unchanged.
-func serial[S any](cfg Config, slots []S, source func(emit Emit[S]) error, work func(s *S), yield func(s *S) bool) (err error) {
-	s := &slots[0]
-	stopped, yielding := false, false
-	k := 0 // the step being prepared
+// Stop ends the pipe's goroutines and returns once they have exited. The steps
+// prepared and not yet returned by Next are dropped; the next Next starts the
+// pipe again, calling the source for the step after the last one it prepared,
+// so an owner that wants those steps again sets its source back first (a
+// restore of saved state does). Stop may be called at any time, more than once.
+func (p *Pipe[S]) Stop() {
+	p.halt()
+	p.ended, p.k = false, 0
+}
+
+func (p *Pipe[S]) halt() {
+	if p.r != nil {
+		p.r.stop()
+		p.r = nil
+	}
+	p.held = -1
+}
+
+// serial runs one step in the caller's goroutine. A panic in the source or in
+// work is re-raised as a [*container.PanicError] naming the step, as a pipeline
+// with goroutines raises it, so that what a caller recovers does not depend on
+// the number of workers.
+func (p *Pipe[S]) serial() (s *S, ok bool) {
+	s = &p.slots[0]
 	defer func() {
 		if v := recover(); v != nil {
-			if yielding {
-				panic(v)
-			}
-			panic(wrap(cfg.Op, k, v))
+			p.ended = true
+			panic(wrap(p.cfg.Op, p.k, v))
 		}
 	}()
-	err = source(func(prepare func(*S)) bool {
-		if stopped {
-			return false
-		}
-		prepare(s)
-		if work != nil {
-			work(s)
-		}
-		yielding = true
-		stopped = !yield(s)
-		yielding = false
-		k++
-		return !stopped
-	})
-	if stopped {
-		return nil
+	if !p.source(s) {
+		p.ended = true
+		return nil, false
 	}
-	return err
+	if p.work != nil {
+		p.work(s)
+	}
+	p.k++
+	return s, true
 }
 
 // wrap returns the PanicError of a panic with value v at step k of a pipeline
@@ -166,6 +196,20 @@ func wrap(op string, k int, v any) *container.PanicError {
 	return &container.PanicError{Op: op, Step: k, Value: v, Stack: debug.Stack()}
 }
 
+// Call returns f(), re-raising a panic in f as the [*container.PanicError] of
+// step k of op, as a pipeline does: the loops that call a container in the
+// caller's goroutine without a pipeline (a draw with replacement) use it, so
+// that every loop reports a panic in its work with one type.
+func Call[T any](op string, k int, f func() T) T {
+	defer func() {
+		if v := recover(); v != nil {
+			panic(wrap(op, k, v))
+		}
+	}()
+	return f()
+}
+
+// A run is the goroutines of a running pipe.
 type run[S any] struct {
 	cfg   Config
 	slots []S
@@ -181,7 +225,6 @@ type run[S any] struct {
 	done      chan struct{}   // closed when the consumer stops
 	wg        sync.WaitGroup  // every goroutine of the run
 	workers   sync.WaitGroup  // the workers alone
-	srcErr    error           // set by the source goroutine before it closes its channels
 	srcPanic  *container.PanicError
 }
 
@@ -215,7 +258,7 @@ func newRun[S any](cfg Config, slots []S, work func(*S)) *run[S] {
 }
 
 // start launches the goroutines of the run.
-func (p *run[S]) start(source func(emit Emit[S]) error) {
+func (p *run[S]) start(source func(*S) bool) {
 	if p.tasks != nil {
 		for range p.cfg.Workers {
 			p.wg.Add(1)
@@ -233,37 +276,22 @@ func (p *run[S]) stop() {
 	p.wg.Wait()
 }
 
-// consume receives the steps in the caller's goroutine, then stops the run.
-func (p *run[S]) consume(yield func(s *S) bool) error {
-	defer p.stop()
-	next := p.order
+// next waits for the next completed slot; false when the source has ended (or
+// panicked: srcPanic) and every slot it prepared was delivered.
+func (p *run[S]) next() (int, bool) {
 	if p.cfg.Unordered {
-		next = p.completed
+		j, ok, _ := wait(p.poll, p.completed, nil)
+		return j, ok
 	}
-	for {
-		j, ok, _ := wait(p.poll, next, nil)
-		if !ok {
-			break
-		}
-		if !p.cfg.Unordered {
-			wait(p.poll, p.ready[j], nil)
-		}
-		if f := p.meta[j].panic; f != nil {
-			panic(f)
-		}
-		if !yield(&p.slots[j]) {
-			return nil
-		}
-		p.free <- j // never blocks: at most len(slots) slots are out
+	j, ok, _ := wait(p.poll, p.order, nil)
+	if ok {
+		wait(p.poll, p.ready[j], nil)
 	}
-	if p.srcPanic != nil {
-		panic(p.srcPanic)
-	}
-	return p.srcErr
+	return j, ok
 }
 
 // feed runs the source in its own goroutine.
-func (p *run[S]) feed(source func(emit Emit[S]) error) {
+func (p *run[S]) feed(source func(*S) bool) {
 	defer p.wg.Done()
 	k := 0 // the step being prepared
 	returned := false
@@ -271,9 +299,9 @@ func (p *run[S]) feed(source func(emit Emit[S]) error) {
 		if v := recover(); v != nil {
 			p.srcPanic = wrap(p.cfg.Op, k, v)
 		} else if !returned { // runtime.Goexit in the source
-			p.srcPanic = &container.PanicError{Op: p.cfg.Op, Step: k, Value: errGoexit, Stack: debug.Stack()}
+			p.srcPanic = wrap(p.cfg.Op, k, errGoexit)
 		}
-		// Closing the channels publishes srcErr and srcPanic to the consumer.
+		// Closing the channels publishes srcPanic to the consumer.
 		if p.tasks != nil {
 			close(p.tasks)
 			p.workers.Wait()
@@ -284,28 +312,30 @@ func (p *run[S]) feed(source func(emit Emit[S]) error) {
 			close(p.order)
 		}
 	}()
-	p.srcErr = source(func(prepare func(*S)) bool {
+	for {
 		j, _, stopped := wait(p.poll, p.free, p.done)
 		if stopped {
-			return false
+			break
 		}
 		p.meta[j] = meta{step: k}
-		prepare(&p.slots[j])
+		if !source(&p.slots[j]) {
+			break
+		}
 		k++
 		if !p.cfg.Unordered {
 			p.order <- j // never blocks: at most len(slots) slots are out
 		}
 		if p.tasks == nil {
 			p.complete(j)
-			return true
+			continue
 		}
 		select {
 		case p.tasks <- j:
-			return true
+			continue
 		case <-p.done:
-			return false
 		}
-	})
+		break
+	}
 	returned = true
 }
 
@@ -330,7 +360,7 @@ func (p *run[S]) complete(j int) bool {
 	exited := true
 	defer func() {
 		if exited {
-			p.meta[j].panic = &container.PanicError{Op: p.cfg.Op, Step: p.meta[j].step, Value: errGoexit, Stack: debug.Stack()}
+			p.meta[j].panic = wrap(p.cfg.Op, p.meta[j].step, errGoexit)
 			p.signal(j)
 		}
 	}()
@@ -377,16 +407,3 @@ func wait[T any](poll bool, c <-chan T, stop <-chan struct{}) (v T, ok, stopped 
 // errGoexit is the Value of the PanicError that reports a runtime.Goexit in a
 // background goroutine.
 var errGoexit = errors.New("runtime.Goexit called in a background goroutine (t.FailNow or t.SkipNow outside the test's goroutine?)")
-
-// Call returns f(), re-raising a panic in f as the [*container.PanicError] of
-// step k of op, as a pipeline does: the loops that call a container in the
-// caller's goroutine without a pipeline (a draw with replacement) use it, so
-// that every loop reports a panic in its work with one type.
-func Call[T any](op string, k int, f func() T) T {
-	defer func() {
-		if v := recover(); v != nil {
-			panic(wrap(op, k, v))
-		}
-	}()
-	return f()
-}

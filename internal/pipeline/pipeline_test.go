@@ -36,15 +36,20 @@ func name(cfg Config, depth int) string {
 	return fmt.Sprintf("%s/w%d/d%d", cfg.Op, cfg.Workers, depth)
 }
 
-// steps emits n steps, each step k computing k*k in work, and returns err.
-func steps(n int, err error) func(emit Emit[slot]) error {
-	return func(emit Emit[slot]) error {
-		for k := range n {
-			if !emit(func(s *slot) { s.step = k }) {
-				return nil
-			}
+// steps returns a source of n steps (n < 0: endless), counting the steps it
+// prepared in *made when made is not nil.
+func steps(n int, made *int) func(s *slot) bool {
+	k := 0
+	return func(s *slot) bool {
+		if k == n {
+			return false
 		}
-		return err
+		s.step = k
+		k++
+		if made != nil {
+			*made = k
+		}
+		return true
 	}
 }
 
@@ -56,16 +61,13 @@ func TestOrderAndCompleteness(t *testing.T) {
 		for _, n := range []int{0, 1, 2, 7, 100} {
 			t.Run(fmt.Sprintf("%s/n%d", name(c.cfg, c.depth), n), func(t *testing.T) {
 				var got []int
-				err := Run(c.cfg, make([]slot, c.depth), steps(n, nil), square, func(s *slot) bool {
+				Run(c.cfg, make([]slot, c.depth), steps(n, nil), square, func(s *slot) bool {
 					if s.out != s.step*s.step {
 						t.Fatalf("step %d: work result %d, want %d", s.step, s.out, s.step*s.step)
 					}
 					got = append(got, s.step)
 					return true
 				})
-				if err != nil {
-					t.Fatal(err)
-				}
 				if c.cfg.Unordered {
 					slices.Sort(got)
 				}
@@ -81,23 +83,6 @@ func TestOrderAndCompleteness(t *testing.T) {
 	}
 }
 
-func TestSourceErrorComesLast(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	boom := errors.New("boom")
-	for _, c := range configs {
-		t.Run(name(c.cfg, c.depth), func(t *testing.T) {
-			got := 0
-			err := Run(c.cfg, make([]slot, c.depth), steps(10, boom), func(s *slot) {
-				time.Sleep(time.Duration(10-s.step) * 50 * time.Microsecond)
-				square(s)
-			}, func(*slot) bool { got++; return true })
-			if !errors.Is(err, boom) || got != 10 {
-				t.Fatalf("Run = %v after %d steps, want boom after 10", err, got)
-			}
-		})
-	}
-}
-
 func TestEarlyStop(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, c := range configs {
@@ -105,19 +90,12 @@ func TestEarlyStop(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/stop%d", name(c.cfg, c.depth), stop), func(t *testing.T) {
 				emitted := 0
 				got := 0
-				err := Run(c.cfg, make([]slot, c.depth), func(emit Emit[slot]) error {
-					for k := 0; ; k++ { // endless: only the stop ends it
-						if !emit(func(s *slot) { s.step = k }) {
-							return nil
-						}
-						emitted++
-					}
-				}, square, func(*slot) bool {
+				Run(c.cfg, make([]slot, c.depth), steps(-1, &emitted), square, func(*slot) bool {
 					got++
 					return got <= stop
 				})
-				if err != nil || got != stop+1 {
-					t.Fatalf("Run = %v with %d steps yielded, want nil with %d", err, got, stop+1)
+				if got != stop+1 {
+					t.Fatalf("Run yielded %d steps, want %d", got, stop+1)
 				}
 				if emitted > stop+1+c.depth {
 					t.Errorf("the source emitted %d steps for %d consumed with %d slots", emitted, stop+1, c.depth)
@@ -180,24 +158,19 @@ func TestSourcePanics(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, c := range configs {
 		for _, at := range []int{0, 1, 6} {
-			for _, inPrepare := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%s/at%d/prepare=%v", name(c.cfg, c.depth), at, inPrepare), func(t *testing.T) {
+			{
+				t.Run(fmt.Sprintf("%s/at%d", name(c.cfg, c.depth), at), func(t *testing.T) {
 					got := 0
 					v := recovered(func() {
-						Run(c.cfg, make([]slot, c.depth), func(emit Emit[slot]) error {
-							for k := 0; ; k++ {
-								if k == at && !inPrepare {
-									panic("source")
-								}
-								if !emit(func(s *slot) {
-									if k == at {
-										panic("prepare")
-									}
-									s.step = k
-								}) {
-									return nil
-								}
+						k := 0
+						Run(c.cfg, make([]slot, c.depth), func(s *slot) bool {
+							if k == at {
+								s.step = -1
+								panic("source")
 							}
+							s.step = k
+							k++
+							return true
 						}, square, func(*slot) bool { got++; return true })
 					})
 					var pe *container.PanicError
@@ -310,16 +283,14 @@ func TestGoexit(t *testing.T) {
 				got := 0
 				go func() {
 					done <- recovered(func() {
-						Run(c.cfg, make([]slot, c.depth), func(emit Emit[slot]) error {
-							for k := range 8 {
-								if inSource && k == 4 {
-									runtime.Goexit()
-								}
-								if !emit(func(s *slot) { s.step = k }) {
-									return nil
-								}
+						k := 0
+						Run(c.cfg, make([]slot, c.depth), func(s *slot) bool {
+							if inSource && k == 4 {
+								runtime.Goexit()
 							}
-							return nil
+							s.step = k
+							k++
+							return k <= 8
 						}, func(s *slot) {
 							if !inSource && s.step == 4 {
 								runtime.Goexit()
@@ -345,9 +316,9 @@ func TestGoexit(t *testing.T) {
 	}
 }
 
-// TestStart: a started pipeline completes its first steps before anyone
-// consumes them, then delivers every step in order; one stopped unconsumed
-// leaves no goroutine; a panic in a step before the consumer comes reaches it.
+// TestStart: a started pipeline completes its first steps before anyone asks
+// for them, then delivers every step in order; one stopped unconsumed leaves no
+// goroutine; a panic in a step before the consumer comes reaches it.
 func TestStart(t *testing.T) {
 	for _, c := range configs {
 		if c.cfg.Workers == 0 {
@@ -357,8 +328,9 @@ func TestStart(t *testing.T) {
 			before := goleak.IgnoreCurrent()
 			done := make(chan int, 100)
 			work := func(s *slot) { s.out = s.step * s.step; done <- s.step }
-			st := Start(c.cfg, make([]slot, c.depth), steps(20, nil), work)
-			for range c.depth { // completed before Consume is called
+			p := New(c.cfg, make([]slot, c.depth), steps(20, nil), work)
+			p.Start()
+			for range c.depth { // completed before Next is called
 				select {
 				case <-done:
 				case <-time.After(10 * time.Second):
@@ -366,8 +338,8 @@ func TestStart(t *testing.T) {
 				}
 			}
 			var got []int
-			if err := st.Consume(func(s *slot) bool { got = append(got, s.out); return true }); err != nil {
-				t.Fatal(err)
+			for s, ok := p.Next(); ok; s, ok = p.Next() {
+				got = append(got, s.out)
 			}
 			slices.Sort(got)
 			for k, v := range got {
@@ -380,24 +352,93 @@ func TestStart(t *testing.T) {
 			}
 			goleak.VerifyNone(t, before)
 
-			Start(c.cfg, make([]slot, c.depth), steps(1000, nil), func(s *slot) { s.out = s.step }).Stop()
+			p = New(c.cfg, make([]slot, c.depth), steps(1000, nil), func(s *slot) { s.out = s.step })
+			p.Start()
+			p.Stop()
 			goleak.VerifyNone(t, before)
 
-			bad := Start(c.cfg, make([]slot, c.depth), steps(5, nil), func(s *slot) {
+			bad := New(c.cfg, make([]slot, c.depth), steps(5, nil), func(s *slot) {
 				if s.step == 0 {
 					panic("step 0")
 				}
 			})
+			bad.Start()
 			time.Sleep(time.Millisecond)
 			var pe *container.PanicError
 			func() {
 				defer func() {
 					if err, _ := recover().(error); !errors.As(err, &pe) || pe.Value != "step 0" {
-						t.Errorf("panic before Consume: recovered %v, want a *container.PanicError of step 0", err)
+						t.Errorf("panic before Next: recovered %v, want a *container.PanicError of step 0", err)
 					}
 				}()
-				bad.Consume(func(*slot) bool { return true })
+				for _, ok := bad.Next(); ok; _, ok = bad.Next() { // unordered: later steps may come first
+				}
 			}()
+			if _, ok := bad.Next(); ok {
+				t.Error("Next after a panic returned a step")
+			}
+			goleak.VerifyNone(t, before)
+		})
+	}
+}
+
+// TestStopAndRestart: a pipe stopped mid-way starts again at the next Next from
+// where its owner has set the source, as a restore of saved state does (the
+// steps in flight are prepared again); a pipe at its end stays there until
+// Stop; Stop and Next may alternate any number of times, and nothing leaks.
+func TestStopAndRestart(t *testing.T) {
+	for _, c := range configs {
+		t.Run(name(c.cfg, c.depth), func(t *testing.T) {
+			before := goleak.IgnoreCurrent()
+			next := 0 // the source's position, which the owner sets back
+			p := New(c.cfg, make([]slot, c.depth), func(s *slot) bool {
+				if next == 30 {
+					return false
+				}
+				s.step = next
+				next++
+				return true
+			}, square)
+			var got []int
+			consumed := 0 // the position after the last step consumed
+			for round := 0; ; round++ {
+				s, ok := p.Next()
+				if !ok {
+					break
+				}
+				if s.out != s.step*s.step {
+					t.Fatalf("step %d: out %d", s.step, s.out)
+				}
+				got = append(got, s.step)
+				consumed = max(consumed, s.step+1)
+				if round%7 == 3 && !c.cfg.Unordered {
+					p.Stop()
+					next = consumed
+				}
+			}
+			if _, ok := p.Next(); ok {
+				t.Fatal("Next after the end returned a step")
+			}
+			if c.cfg.Unordered {
+				slices.Sort(got)
+			}
+			want := make([]int, 30)
+			for i := range want {
+				want[i] = i
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("steps %v, want 0..29 once each in order", got)
+			}
+			p.Stop()
+			next = 25
+			n := 0
+			for _, ok := p.Next(); ok; _, ok = p.Next() {
+				n++
+			}
+			if n != 5 {
+				t.Fatalf("after Stop at the end and the source set to 25: %d steps, want 5", n)
+			}
+			p.Stop()
 			goleak.VerifyNone(t, before)
 		})
 	}
