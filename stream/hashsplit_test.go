@@ -122,3 +122,36 @@ func TestHashPartErrorsAndBreak(t *testing.T) {
 		}()
 	}
 }
+
+func ExampleHashPart() {
+	// A log of events by user: the events of a held-out quarter of the users
+	// (part 1 of 0.75 and the rest), stable as the log grows, read as it streams.
+	type event struct {
+		User string
+		Page int
+	}
+	log := stream.Reader[event](func(yield func(event, error) bool) {
+		for i := range 12 {
+			if !yield(event{fmt.Sprint("user-", i%5), i}, nil) {
+				return
+			}
+		}
+	})
+	h, err := subset.NewHash("holdout-v1", 0.75)
+	if err != nil {
+		panic(err)
+	}
+	user := func(e event) string { return e.User }
+	for e, err := range stream.HashPart(log, h, 1, user) {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(e)
+	}
+	// Output:
+	// {user-0 0}
+	// {user-4 4}
+	// {user-0 5}
+	// {user-4 9}
+	// {user-0 10}
+}
