@@ -200,7 +200,7 @@ func TestApplyAllocs(t *testing.T) {
 // level at 1/2 and 3/8 to a mean of about 3.5 levels at 1/4 and 1/8 on this
 // photo's detail; the tolerances hold what was measured, with room.
 func TestTurboScaled(t *testing.T) {
-	if err := turbo.Available(); err != nil {
+	if err := turbo.Available().Err; err != nil {
 		t.Skipf("libjpeg-turbo is not available: %v", err)
 	}
 	data, err := os.ReadFile("testdata/astronaut_q90_420.jpg")

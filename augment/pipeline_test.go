@@ -66,7 +66,7 @@ func TestEvalTorchvision(t *testing.T) {
 // which decodes Pillow's pixels.
 func TestEvalJPEG(t *testing.T) {
 	decoders := map[string]imagecodec.Decoder{"pure Go": imagecodec.New(imagecodec.Options{})}
-	if err := turbo.Available(); err == nil {
+	if err := turbo.Available().Err; err == nil {
 		decoders["libjpeg-turbo"] = turbo.New(imagecodec.Options{})
 	} else {
 		t.Logf("libjpeg-turbo is not tested: %v", err)

@@ -78,7 +78,7 @@ func BenchmarkLoader(b *testing.B) {
 		b.Fatal(err)
 	}
 	var dec imagecodec.Decoder = turbo.New(imagecodec.Options{})
-	if err := turbo.Available(); err != nil {
+	if err := turbo.Available().Err; err != nil {
 		b.Logf("libjpeg-turbo is not available (%v): the kit's sides use the pure-Go decoder", err)
 		dec = imagecodec.New(imagecodec.Options{})
 	}

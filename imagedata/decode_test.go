@@ -434,7 +434,7 @@ func TestSkipBad(t *testing.T) {
 // libjpeg-turbo (which allocates nothing in Go): a reused batch, and a loop
 // with workers, over files, records and a view of files.
 func TestDecodeAllocs(t *testing.T) {
-	if err := turbo.Available(); err != nil {
+	if err := turbo.Available().Err; err != nil {
 		t.Skipf("libjpeg-turbo is not available (%v): the pure-Go decoder allocates its planes", err)
 	}
 	if raceEnabled {
@@ -489,7 +489,7 @@ func TestDecodeAllocs(t *testing.T) {
 // (see augment's TestLoopAllocs), so the test fails when the first epochs of
 // three fresh containers all allocate.
 func TestDecodeFirstEpochAllocs(t *testing.T) {
-	if err := turbo.Available(); err != nil {
+	if err := turbo.Available().Err; err != nil {
 		t.Skipf("libjpeg-turbo is not available (%v): the pure-Go decoder allocates its planes", err)
 	}
 	if raceEnabled {

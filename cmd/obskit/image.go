@@ -35,7 +35,7 @@ type imageDecoded struct {
 
 // decoderName says which decoder d decodes JPEGs with.
 func decoderName(format imagecodec.Format) string {
-	if format == imagecodec.JPEG && turbo.Available() == nil {
+	if format == imagecodec.JPEG && turbo.Available().Turbo() {
 		return "libjpeg-turbo"
 	}
 	return "pure Go"

@@ -147,7 +147,7 @@ func BenchmarkDecode(b *testing.B) {
 		decodeSide("go-full", pure, set, imagecodec.Request{}),
 		decodeSide("go-crop", pure, set, imagecodec.Request{Crop: benchCrop}),
 	}
-	if err := turbo.Available(); err != nil {
+	if err := turbo.Available().Err; err != nil {
 		b.Logf("no libjpeg-turbo: %v", err)
 	} else {
 		t := turbo.New(imagecodec.Options{})

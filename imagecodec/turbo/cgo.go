@@ -18,18 +18,20 @@ import (
 
 var (
 	loadOnce sync.Once
-	loadErr  error
+	status   Status
 )
 
-// available loads libjpeg-turbo once and returns why it cannot be used.
-func available() error {
+// available loads libjpeg-turbo once and says whether it can be used.
+func available() Status {
 	loadOnce.Do(func() {
 		var msg [256]C.char
 		if C.ojt_load(&msg[0], C.int(len(msg))) != 0 {
-			loadErr = unavailableError(C.GoString(&msg[0]))
+			status.Err = unavailableError(C.GoString(&msg[0]))
+		} else {
+			status.Library = C.GoString(&msg[0])
 		}
 	})
-	return loadErr
+	return status
 }
 
 // decodeJPEG decodes the crop of p into out, whose rows are stride bytes

@@ -5,9 +5,9 @@
 // caller's buffer. The other formats go to the pure-Go decoder of package
 // imagecodec.
 //
-// [New] returns the best decoder there is: this one when [Available] is
-// nil, the pure-Go one otherwise. A program that imports this package
-// builds and runs everywhere:
+// [New] returns the best decoder there is: this one when [Available] says
+// so, the pure-Go one otherwise. A program that imports this package builds
+// and runs everywhere, and prints [Available] to say which decoder it has:
 //
 //   - With cgo (the default where a C compiler is installed) and
 //     libjpeg-turbo's header jpeglib.h at build time (Debian:
@@ -17,7 +17,7 @@
 //     linked against the library: where it is missing at run time,
 //     Available says so and New gives the pure-Go decoder.
 //   - Without the header, or without cgo (CGO_ENABLED=0, or the build tag
-//     purego), Available returns why, and New gives the pure-Go decoder.
+//     purego), Available says why, and New gives the pure-Go decoder.
 //
 // libjpeg-turbo decodes every JPEG of the conformance set as Pillow does,
 // to the level: baseline and progressive, restart markers, arithmetic

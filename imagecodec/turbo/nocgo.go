@@ -2,8 +2,8 @@
 
 package turbo
 
-func available() error {
-	return unavailableError("built without cgo (CGO_ENABLED=0 or the purego build tag)")
+func available() Status {
+	return Status{Err: unavailableError("built without cgo (CGO_ENABLED=0 or the purego build tag)")}
 }
 
 func decodeJPEG(data []byte, p plan, out []byte, stride int) (code int, msg string) {

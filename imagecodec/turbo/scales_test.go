@@ -16,7 +16,7 @@ import (
 //
 //	go test -run '^$' -bench Scales -benchtime 5x ./imagecodec/turbo/
 func BenchmarkScales(b *testing.B) {
-	if err := turbo.Available(); err != nil {
+	if err := turbo.Available().Err; err != nil {
 		b.Skip(err)
 	}
 	defer turbo.SetScales([]int{1, 2, 3, 4, 5, 6, 7})()

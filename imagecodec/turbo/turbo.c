@@ -88,6 +88,7 @@ int ojt_load(char *msg, int n) {
 	SYM(skip, "jpeg_skip_scanlines")
 	SYM(read, "jpeg_read_scanlines")
 #undef SYM
+	snprintf(msg, n, "%s", name);
 	return 0;
 }
 

@@ -12,26 +12,15 @@ import (
 )
 
 // New returns the best decoder this build and this machine have: the
-// libjpeg-turbo decoder when [Available] is nil, and the pure-Go decoder of
-// [imagecodec.New] otherwise. Either reads every format; only JPEGs go to
-// libjpeg-turbo.
+// libjpeg-turbo decoder when [Available] says so ([Status.Turbo]), and the
+// pure-Go decoder of [imagecodec.New] otherwise. Either reads every format;
+// only JPEGs go to libjpeg-turbo.
 func New(opts imagecodec.Options) imagecodec.Decoder {
-	if Available() != nil {
+	if !Available().Turbo() {
 		return imagecodec.New(opts)
 	}
 	return &decoder{opts: opts, pure: imagecodec.New(opts)}
 }
-
-// Available returns nil when the libjpeg-turbo decoder can be used, and
-// otherwise an error that says why not: the program was built without cgo
-// (CGO_ENABLED=0 or the purego build tag), or without libjpeg-turbo's
-// header, or the library cannot be loaded at run time. It loads the library
-// on its first call.
-func Available() error { return available() }
-
-type unavailableError string
-
-func (e unavailableError) Error() string { return "turbo: libjpeg-turbo unavailable: " + string(e) }
 
 // decoder decodes JPEGs with libjpeg-turbo and the rest with the pure-Go
 // decoder.

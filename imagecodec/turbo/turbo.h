@@ -27,8 +27,8 @@ typedef struct {
 	char msg[200];      // out: what went wrong
 } ojt_req;
 
-// ojt_load loads the library once; it returns 0, or -1 with the reason in
-// msg (n bytes).
+// ojt_load loads the library once; it returns 0 with the name of the shared
+// object loaded in msg (n bytes), or -1 with the reason there.
 int ojt_load(char *msg, int n);
 
 // ojt_decode decodes the crop of r, scaled by r->num/8, into out: r->y1 -

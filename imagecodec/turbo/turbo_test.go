@@ -21,7 +21,7 @@ import (
 // library), when it fails.
 func need(t testing.TB) imagecodec.Decoder {
 	t.Helper()
-	if err := turbo.Available(); err != nil {
+	if err := turbo.Available().Err; err != nil {
 		if os.Getenv("OBSKIT_REQUIRE_TURBO") != "" {
 			t.Fatalf("OBSKIT_REQUIRE_TURBO is set: %v", err)
 		}
@@ -268,9 +268,9 @@ func TestAllocs(t *testing.T) {
 func TestNew(t *testing.T) {
 	data := read(t, "cj_arithmetic.jpg")
 	_, _, err := turbo.New(imagecodec.Options{}).Decode(nil, "a.jpg", data, imagecodec.Request{})
-	if avail := turbo.Available(); avail != nil {
-		if !strings.HasPrefix(avail.Error(), "turbo: libjpeg-turbo unavailable: ") {
-			t.Errorf("Available() = %v", avail)
+	if avail := turbo.Available(); !avail.Turbo() {
+		if avail.Err == nil || !strings.HasPrefix(avail.Err.Error(), "turbo: libjpeg-turbo unavailable: ") {
+			t.Errorf("Available() = %#v", avail)
 		}
 		if !errors.Is(err, imagecodec.ErrUnsupported) || !strings.Contains(err.Error(), "pure-Go decoder") {
 			t.Errorf("without libjpeg-turbo (%v), an arithmetic-coded JPEG: %v, want the pure-Go decoder's refusal", avail, err)
