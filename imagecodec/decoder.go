@@ -13,7 +13,10 @@ import (
 type Decoder interface {
 	// Config returns the format, size and EXIF orientation of the image in
 	// data, reading only its header: no pixel is decoded. name is what errors
-	// call the data (a file name, a record key).
+	// call the data (a file name, a record key). A header claiming more
+	// pixels than the decoder's limit ([Options.MaxPixels]) is refused with
+	// an error wrapping [ErrTooLarge], as Decode refuses it, so that a caller
+	// may size buffers by a Config returned without error.
 	Config(name string, data []byte) (Config, error)
 
 	// Decode decodes the part of the image in data that req asks for and
@@ -141,9 +144,23 @@ func (o Options) Limit() int {
 	return o.MaxPixels
 }
 
+// ReadConfig returns the header of the image in data as the function
+// [ReadConfig] does, and an error wrapping [ErrTooLarge] ([Options.CheckSize])
+// when it claims more pixels than the limit o sets. It is the
+// [Decoder.Config] of the kit's decoders, and the first thing their Decode
+// does: the one place where the limit is checked, before anything sized by
+// the header is allocated.
+func (o Options) ReadConfig(name string, data []byte) (Config, error) {
+	c, err := ReadConfig(name, data)
+	if err != nil {
+		return c, err
+	}
+	return c, o.CheckSize(name, c.Format, c.Width, c.Height)
+}
+
 // CheckSize returns an error wrapping [ErrTooLarge] when an image of w by h
 // pixels is above the limit o sets, naming name, the size and the limit.
-// Decoders call it with the size of the header, before allocating.
+// [Options.ReadConfig] calls it with the size of the header.
 func (o Options) CheckSize(name string, f Format, w, h int) error {
 	lim := o.Limit()
 	if lim < 0 || (w <= lim && h <= lim && (w == 0 || h <= lim/w)) {

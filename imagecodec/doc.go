@@ -38,9 +38,15 @@
 // kit recognizes is refused with an error wrapping [ErrUnsupported] that
 // names it. A header claiming more pixels than [Options.MaxPixels] (by
 // default Pillow's limit, [DefaultMaxPixels]) is refused with [ErrTooLarge]
-// before any pixel memory is allocated. Bytes after a JPEG's end-of-image
-// marker are ignored, as libjpeg-turbo ignores them; a JPEG without that
-// marker is truncated, as Pillow says, and an error wrapping [ErrFormat].
+// by [Decoder.Config] and [Decoder.Decode] alike, before any pixel memory is
+// allocated: both start with [Options.ReadConfig], the one place the limit
+// is checked, so that a caller may size its buffers by a Config (as the
+// pipelines of package augment do) and never allocates what a bomb's header
+// claims (a PNG of 68 bytes can claim 100000x100000 pixels, 30 GB of RGB).
+// The function [ReadConfig] reads a header whatever its size. Bytes after a
+// JPEG's end-of-image marker are ignored, as libjpeg-turbo ignores them; a
+// JPEG without that marker is truncated, as Pillow says, and an error
+// wrapping [ErrFormat].
 //
 // # Errors
 //

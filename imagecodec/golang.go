@@ -33,13 +33,14 @@ func New(opts Options) Decoder { return &goDecoder{opts: opts} }
 
 type goDecoder struct{ opts Options }
 
-// Config implements [Decoder].
+// Config implements [Decoder]: [Options.ReadConfig].
 func (d *goDecoder) Config(name string, data []byte) (Config, error) {
-	return ReadConfig(name, data)
+	return d.opts.ReadConfig(name, data)
 }
 
-// ReadConfig returns the header of the image in data, the [Decoder.Config]
-// of every decoder of the kit. It reads the format from the first bytes
+// ReadConfig returns the header of the image in data, whatever its size:
+// [Options.ReadConfig], the [Decoder.Config] of every decoder of the kit, is
+// ReadConfig and the pixel limit. It reads the format from the first bytes
 // ([Sniff]) and refuses formats it does not decode with an error wrapping
 // [ErrUnsupported] that names the format.
 func ReadConfig(name string, data []byte) (Config, error) {
@@ -129,11 +130,8 @@ func (c Config) Region(req Request) (crop, stored image.Rectangle, o Orientation
 
 // Decode implements [Decoder]; scale is always 1.
 func (d *goDecoder) Decode(dst *RGB, name string, data []byte, req Request) (*RGB, float64, error) {
-	c, err := ReadConfig(name, data)
+	c, err := d.opts.ReadConfig(name, data)
 	if err != nil {
-		return nil, 0, err
-	}
-	if err := d.opts.CheckSize(name, c.Format, c.Width, c.Height); err != nil {
 		return nil, 0, err
 	}
 	crop, stored, o := c.Region(req)

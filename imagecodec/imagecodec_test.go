@@ -308,3 +308,11 @@ func TestWebPFrameSize(t *testing.T) {
 		t.Fatalf("Decode = %v", err)
 	}
 }
+
+// TestBombs: the pure-Go decoder refuses the bombs of bombtest (PNG of
+// 100000x100000 and 50000x50000, JPEG and GIF of 65535x65535, WebP of
+// 16384x16384 and 16383x16383) from their headers, in Config and Decode,
+// with its address space capped.
+func TestBombs(t *testing.T) {
+	codectest.Bombs(t, imagecodec.New(imagecodec.Options{}))
+}

@@ -36,9 +36,10 @@ type decoder struct {
 var format = fileio.Format{Pkg: "turbo", Malformed: imagecodec.ErrFormat}
 
 // Config implements [imagecodec.Decoder]: the header is read in Go, the
-// same for both decoders.
+// same for both decoders, and refused over the pixel limit
+// (imagecodec.Options.ReadConfig).
 func (d *decoder) Config(name string, data []byte) (imagecodec.Config, error) {
-	return imagecodec.ReadConfig(name, data)
+	return d.opts.ReadConfig(name, data)
 }
 
 // plan is the decode of a crop at a scale: the image scaled by num/8 is
@@ -91,15 +92,12 @@ func newPlan(full image.Point, stored image.Rectangle, min image.Point) plan {
 // allocates its decompressor's memory with malloc and frees it before
 // Decode returns.
 func (d *decoder) Decode(dst *imagecodec.RGB, name string, data []byte, req imagecodec.Request) (*imagecodec.RGB, float64, error) {
-	c, err := imagecodec.ReadConfig(name, data)
+	c, err := d.opts.ReadConfig(name, data)
 	if err != nil {
 		return nil, 0, err
 	}
 	if c.Format != imagecodec.JPEG {
 		return d.pure.Decode(dst, name, data, req)
-	}
-	if err := d.opts.CheckSize(name, c.Format, c.Width, c.Height); err != nil {
-		return nil, 0, err
 	}
 	if j, _ := header.ScanJPEG(data); !header.HasEnd(data, j.ScanOffset) {
 		return nil, 0, fmt.Errorf("%s: %s: %w: JPEG: truncated: no end-of-image marker after the first scan at offset %d: %w",

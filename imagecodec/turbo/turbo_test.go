@@ -305,6 +305,14 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestBombs: the libjpeg-turbo decoder refuses the bombs of bombtest (its
+// JPEG of 65535x65535 in its own code, the PNG, GIF and WebP ones through
+// the pure-Go decoder) from their headers, in Config and Decode, whole or
+// cropped at a reduced scale, with its address space capped.
+func TestBombs(t *testing.T) {
+	codectest.Bombs(t, need(t))
+}
+
 // FuzzDecode: no input makes the libjpeg-turbo decoder crash, hang or
 // allocate beyond its pixel limit, whatever the crop and scale.
 func FuzzDecode(f *testing.F) {
