@@ -26,8 +26,10 @@
 //
 // # What is fused, and what is decoded
 //
-// A pipeline draws its geometry first, from the image's header alone, then
-// decodes only the part of the image the output reads: the random crop, or
+// A pipeline draws its geometry first, from the image's header alone (the
+// decoder's Config, which refuses an image over the decoder's pixel limit
+// before any buffer is sized by it), then decodes only the part of the image
+// the output reads: the random crop, or
 // the pixels a centre crop keeps. For a random crop it lets the decoder
 // decode at a reduced scale (a JPEG's DCT scaling by 1/2, 1/4, 1/8) when the
 // crop stays at least the output's size, as FFCV and DALI do. The crop is

@@ -224,9 +224,12 @@ type scratch struct {
 // the crop at least the output's size (imagecodec.Request's Crop and Min).
 // name is what errors call the image (a file name, a record key). Apply
 // returns the decoder's errors, and one wrapping [ErrTooSmall] for an image
-// too small for MXNet's crop size; it allocates nothing once its buffers have
-// grown to the largest image (the decoder may allocate on its own). It
-// panics with a *container.ArgError if dst has the wrong length or rng is nil.
+// too small for MXNet's crop size. Its buffers are sized by dec.Config, which
+// refuses a header claiming more pixels than the decoder's limit
+// (imagecodec.ErrTooLarge) before anything is allocated; it allocates
+// nothing once its buffers have grown to the largest image (the decoder may
+// allocate on its own). It panics with a *container.ArgError if dst has the
+// wrong length or rng is nil.
 func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
 	p.checkArgs(dst, rng)
 	cfg, err := dec.Config(name, data)
@@ -259,7 +262,8 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 	}
 	if need := 3 * size.X * size.Y; s.img == nil || cap(s.img.Pix) < need {
 		// Room for the whole image at once, so that a larger crop of an image
-		// of this size does not grow the buffer again.
+		// of this size does not grow the buffer again: within the decoder's
+		// pixel limit, which dec.Config checked.
 		s.img = &imagecodec.RGB{Pix: make([]uint8, 0, need+need/4)}
 	}
 	img, scale, err := dec.Decode(s.img, name, data, req)

@@ -88,7 +88,9 @@
 // record's key and offset); the kit's loops deliver it as a
 // *container.PanicError. A decoded image that cannot be decoded panics the
 // same way, the decoder's error wrapped too (imagecodec.ErrFormat,
-// imagecodec.ErrUnsupported...), unless the container was made with
+// imagecodec.ErrUnsupported, imagecodec.ErrTooLarge for a header claiming
+// more pixels than the decoder's limit, refused before anything is allocated
+// for it...), unless the container was made with
 // [SkipBad]: the image is then replaced by the next one of its label that
 // decodes, Nobs stays the same, and a [Skips] record says how many images were
 // skipped and which, never a silent black image.
