@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/pypeer"
 	"github.com/obskit/obskit/subset"
 )
 
@@ -50,6 +51,57 @@ func TestHashVectors(t *testing.T) {
 			if got := subset.HashPart(h, id); got != tc.parts[j] {
 				t.Errorf("salt %q id %q: part %d, want %d", tc.salt, id, got, tc.parts[j])
 			}
+		}
+	}
+}
+
+// TestHashPartPython: the Python version of the rule that docs/cross-validate.md
+// points to, testdata/hash_part.py, gives the kit's hashes and parts, on
+// random salts, fractions and ids of up to 40 characters, non-ASCII included.
+// It skips when Python is absent.
+func TestHashPartPython(t *testing.T) {
+	p, err := pypeer.Launch("struct", "testdata/hash_part.py", 1)
+	if err != nil {
+		t.Skipf("Python is not installed: %v", err)
+	}
+	defer p.Close()
+	rng := rand.New(rand.NewPCG(12, 12))
+	text := func(max int) string {
+		runes := make([]rune, rng.IntN(max+1))
+		for i := range runes {
+			if rng.IntN(8) == 0 {
+				runes[i] = rune(0xa0 + rng.IntN(0x3000)) // 2- and 3-byte UTF-8
+			} else {
+				runes[i] = rune(' ' + rng.IntN(95))
+			}
+		}
+		return string(runes)
+	}
+	for i := range 2000 {
+		fractions := make([]float64, 1+rng.IntN(3))
+		sum := 0.0
+		for j := range fractions {
+			fractions[j] = rng.Float64() / float64(len(fractions))
+			sum += fractions[j]
+		}
+		if i%3 == 0 { // fractions that sum to 1
+			fractions[len(fractions)-1] += 1 - sum
+		}
+		salt, id := text(12), text(40)
+		h, err := subset.NewHash(salt, fractions...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp struct {
+			Hash uint64
+			Part int
+		}
+		p.AskJSON(t, map[string]any{"salt": salt, "fractions": fractions, "id": id}, &resp)
+		if got := subset.HashSum(h, id); got != resp.Hash {
+			t.Fatalf("salt %q id %q: hash %#016x, Python %#016x", salt, id, got, resp.Hash)
+		}
+		if got := subset.HashPart(h, id); got != resp.Part {
+			t.Fatalf("salt %q fractions %v id %q: part %d, Python %d", salt, fractions, id, got, resp.Part)
 		}
 	}
 }

@@ -100,11 +100,7 @@ func RepeatedStratifiedKFolds[X any, L cmp.Ordered, B any](c container.Batched[t
 // trainTest checks the fractions of a train/test draw and returns the part
 // fractions to cut: train and test, and the rest when they sum to less than 1.
 func trainTest(op string, train, test float64) ([]float64, error) {
-	nominal, err := partFractions(op, []float64{train, test})
-	if err != nil {
-		return nil, err
-	}
-	return nominal, nil
+	return partFractions(op, []float64{train, test})
 }
 
 // emptyDraw returns an error wrapping container.ErrEmpty when the train or the
