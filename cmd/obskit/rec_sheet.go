@@ -3,12 +3,12 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"image/png"
 	"math"
-	"os"
 
 	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/imagedata"
@@ -19,7 +19,7 @@ func init() {
 		group: "rec", name: "sheet", args: "FILE.rec OUT.png",
 		summary: "draw the first --n images of a shuffled epoch of FILE.rec, augmented as MXNet's ImageRecordIter would (imagedata.RecordIter, with the flags of its parameters, MXNet's names), as a grid in OUT.png, denormalized for display; print one JSON object per image: tile, row, col, index (the record's position), key, label",
 		flags: func(fs *flag.FlagSet) func(*env, []string) error {
-			n := fs.Int("n", 16, "the number of images")
+			n := fs.Int("n", 16, "the number of images (all of FILE.rec's, said on stderr, when it holds fewer)")
 			seed := fs.Uint64("seed", 0, "the seed of the epoch's order and of the augmentations")
 			epoch := fs.Int("epoch", 0, "the epoch")
 			iter := iterFlags(fs)
@@ -55,9 +55,27 @@ type sheetTile struct {
 // recSheet writes the grid of the first batch of the epoch (it's batch size
 // is the number of images) to out.
 func recSheet(e *env, it imagedata.RecordIter, epoch int, out string) error {
+	// The sheet's file first, so that an OUT.png that cannot be written
+	// fails before any image is decoded.
+	var o outputs
+	defer o.abort()
+	file, err := o.create(out)
+	if err != nil {
+		return err
+	}
 	p, err := it.Provider()
 	if err != nil {
 		return err
+	}
+	if nobs := p.Steps().N(); nobs < it.BatchSize {
+		if nobs == 0 {
+			return fmt.Errorf("%s: no records to draw", it.PathImgrec)
+		}
+		fmt.Fprintf(e.stderr, "obskit rec sheet: --n %d, but %s holds %d records: drawing %d\n", it.BatchSize, it.PathImgrec, nobs, nobs)
+		it.BatchSize = nobs
+		if p, err = it.Provider(); err != nil {
+			return err
+		}
 	}
 	key, err := recordKeys(it)
 	if err != nil {
@@ -88,15 +106,10 @@ func recSheet(e *env, it imagedata.RecordIter, epoch int, out string) error {
 		}
 		break
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
+	if err := png.Encode(file, sheet); err != nil {
+		return fmt.Errorf("%s: %w", out, err)
 	}
-	if err := png.Encode(f, sheet); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return o.commit()
 }
 
 // drawImage draws the float32 CHW image chw at at, undoing the normalization
