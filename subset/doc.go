@@ -1,8 +1,9 @@
 // Package subset chooses observations: lazy views of any container, shuffles,
-// splits, cross-validation folds, resampling and partitions for distributed
-// training. Every rule here is written down, every random choice comes from an
-// explicit *rand.Rand, and no observation is lost or repeated unless the function
-// says it samples.
+// splits, cross-validation folds (by group and repeated too), splits by a hash
+// of an id that stay put as data grow, resampling and partitions for
+// distributed training. Every rule here is written down, every random choice
+// comes from an explicit *rand.Rand or seed, and no observation is lost or
+// repeated unless the function says it samples.
 //
 // # Views
 //
@@ -28,7 +29,7 @@
 // # Randomness
 //
 // Functions that can shuffle take a *rand.Rand (math/rand/v2) right after the
-// container. A nil rng keeps the data order; a non-nil rng shuffles first, which
+// container (the repeated splits, under Repeats below, take a seed there). A nil rng keeps the data order; a non-nil rng shuffles first, which
 // means exactly: the result is that of the same call on [Shuffle](c, rng), whose
 // permutation is rng.Perm(c.Nobs()). The same rng state gives the same result, on
 // every platform. index.PermInto writes that permutation into a caller's slice.
