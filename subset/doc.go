@@ -29,10 +29,13 @@
 // # Randomness
 //
 // Functions that can shuffle take a *rand.Rand (math/rand/v2) right after the
-// container (the repeated splits, under Repeats below, take a seed there). A nil rng keeps the data order; a non-nil rng shuffles first, which
-// means exactly: the result is that of the same call on [Shuffle](c, rng), whose
-// permutation is rng.Perm(c.Nobs()). The same rng state gives the same result, on
-// every platform. index.PermInto writes that permutation into a caller's slice.
+// container (the repeated splits, under Repeats below, take a seed there). A
+// nil rng keeps the data order; a non-nil rng shuffles first, which means
+// exactly: the result is that of the same call on [Shuffle](c, rng), whose
+// permutation is rng.Perm(c.Nobs()); [StratifiedGroupKFolds], whose folds do
+// not depend on the data order, uses it to order groups instead. The same rng
+// state gives the same result, on every platform. index.PermInto writes that
+// permutation into a caller's slice.
 //
 // # Splits
 //
