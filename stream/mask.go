@@ -61,11 +61,10 @@ func MaskBatch[E any](batch [][]E, value E) Masked[E] {
 	return p
 }
 
-// Mask returns a [Reader] of the batches of sequences of r, each padded to its
-// longest sequence with value and masked by [MaskBatch]. Each batch is newly
-// allocated and owned by the consumer. Mask panics with a [*container.ArgError]
-// if r is nil.
-func Mask[E any](r Reader[[][]E], value E) Reader[Masked[E]] {
-	mustReader("stream.Mask", r)
-	return Map(r, func(b [][]E) Masked[E] { return MaskBatch(b, value) })
+// Mask returns a [Stream] of the batches of sequences of s, each padded to its
+// longest sequence with value and masked by [MaskBatch]: a [Map]. Each batch is
+// newly allocated and owned by the consumer.
+func Mask[E any](s Stream[[][]E], value E) Stream[Masked[E]] {
+	s.check("stream.Mask")
+	return Map(s, func(b [][]E) Masked[E] { return MaskBatch(b, value) })
 }

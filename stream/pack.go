@@ -1,4 +1,4 @@
-package resumable
+package stream
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/state"
 )
 
 // ErrTooLong is wrapped by the error a [Pack] stream yields for a sequence longer
@@ -70,7 +71,7 @@ type Packed[E any] struct {
 
 // Row returns the tokens of row r: a view of p.Tokens capped to the row.
 func (p *Packed[E]) Row(r int) []E {
-	container.CheckIndex("resumable.Packed.Row", r, p.Rows)
+	container.CheckIndex("stream.Packed.Row", r, p.Rows)
 	return p.Tokens[r*p.Length : (r+1)*p.Length : (r+1)*p.Length]
 }
 
@@ -105,7 +106,7 @@ func (p *Packed[E]) Clone() *Packed[E] {
 // length or rows is below 1, opts.Window is negative, or opts.Method is
 // unknown.
 func Pack[E any](s Stream[[]E], length, rows int, opts PackOptions) Stream[*Packed[E]] {
-	const op = "resumable.Pack"
+	const op = "stream.Pack"
 	s.check(op)
 	container.CheckArg(length >= 1, op, "row length", length, ">= 1")
 	container.CheckArg(rows >= 1, op, "rows", rows, ">= 1")
@@ -126,8 +127,9 @@ type packNode[E any] struct {
 	opts         PackOptions
 }
 
-func (n packNode[E]) pass(e int) iterator[*Packed[E]] {
-	return &packIter[E]{n: n, src: n.src.pass(e)}
+func (n packNode[E]) ordered() bool { return n.src.ordered() }
+func (n packNode[E]) iter(e int) iterator[*Packed[E]] {
+	return &packIter[E]{n: n, src: n.src.iter(e)}
 }
 
 // A bin is a row being filled: its sequences in order and their total length.
@@ -158,7 +160,7 @@ type packIter[E any] struct {
 }
 
 func (it *packIter[E]) tooLong(s []E) error {
-	return fmt.Errorf("resumable.Pack: a sequence of %d tokens in rows of %d: %w", len(s), it.n.length, ErrTooLong)
+	return fmt.Errorf("stream.Pack: a sequence of %d tokens in rows of %d: %w", len(s), it.n.length, ErrTooLong)
 }
 
 // fill reads sequences until rows rows are ready or the source ends.
@@ -361,16 +363,16 @@ func (it *packIter[E]) emit(rows []bin[E]) {
 	}
 }
 
-func (it *packIter[E]) save(w *writer) {
-	w.str("pack")
-	w.int(it.n.length)
-	w.int(it.n.rows)
-	w.int(int(it.n.opts.Method))
-	w.int(it.n.opts.Window)
-	w.bool(it.ended)
-	saveValues(w, seqsOf(it.open))
-	saveValues(w, seqsOf(it.ready[it.head:]))
-	saveValues(w, it.window)
+func (it *packIter[E]) save(w *state.Writer) {
+	w.String("pack")
+	w.Int(it.n.length)
+	w.Int(it.n.rows)
+	w.Int(int(it.n.opts.Method))
+	w.Int(it.n.opts.Window)
+	w.Bool(it.ended)
+	state.SaveValues(w, "stream.Iter.MarshalBinary", seqsOf(it.open))
+	state.SaveValues(w, "stream.Iter.MarshalBinary", seqsOf(it.ready[it.head:]))
+	state.SaveValues(w, "stream.Iter.MarshalBinary", it.window)
 	it.src.save(w)
 }
 
@@ -383,30 +385,30 @@ func seqsOf[E any](bins []bin[E]) [][][]E {
 	return out
 }
 
-func (it *packIter[E]) load(r *reader) {
-	r.enter("pack")
-	r.setting("row length", it.n.length)
-	r.setting("rows", it.n.rows)
-	r.setting("method", int(it.n.opts.Method))
-	r.setting("window", it.n.opts.Window)
-	it.ended = r.bool()
-	open := loadValues[[][]E](r, it.n.opts.Window)
-	ready := loadValues[[][]E](r, it.n.opts.Window+it.n.rows+len(r.b))
-	it.window = loadValues[[]E](r, it.n.opts.Window)
-	if r.err != nil {
+func (it *packIter[E]) load(r *state.Reader) {
+	r.Enter("pack")
+	r.Setting("row length", it.n.length)
+	r.Setting("rows", it.n.rows)
+	r.Setting("method", int(it.n.opts.Method))
+	r.Setting("window", it.n.opts.Window)
+	it.ended = r.Bool()
+	open := state.LoadValues[[][]E](r, it.n.opts.Window)
+	ready := state.LoadValues[[][]E](r, it.n.opts.Window+it.n.rows+len(r.Left()))
+	it.window = state.LoadValues[[]E](r, it.n.opts.Window)
+	if r.Err() != nil {
 		return
 	}
 	it.open, it.ready, it.head = it.bins(r, open), it.bins(r, ready), 0
 	for _, s := range it.window {
 		if len(s) > it.n.length {
-			r.fail("a sequence of %d tokens in rows of %d", len(s), it.n.length)
+			r.Fail("a sequence of %d tokens in rows of %d", len(s), it.n.length)
 		}
 	}
 	it.src.load(r)
 }
 
 // bins rebuilds rows from their sequences, checking that each fits a row.
-func (it *packIter[E]) bins(r *reader, rows [][][]E) []bin[E] {
+func (it *packIter[E]) bins(r *state.Reader, rows [][][]E) []bin[E] {
 	out := make([]bin[E], len(rows))
 	for i, seqs := range rows {
 		out[i].seqs = seqs
@@ -414,10 +416,11 @@ func (it *packIter[E]) bins(r *reader, rows [][][]E) []bin[E] {
 			out[i].used += len(s)
 		}
 		if out[i].used > it.n.length {
-			r.fail("a row of %d tokens in rows of %d", out[i].used, it.n.length)
+			r.Fail("a row of %d tokens in rows of %d", out[i].used, it.n.length)
 		}
 	}
 	return out
 }
 
+func (it *packIter[E]) pause() { it.src.pause() }
 func (it *packIter[E]) close() { it.src.close() }

@@ -1,4 +1,4 @@
-package resumable
+package stream
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/internal/state"
 	"github.com/obskit/obskit/mix"
 )
 
@@ -32,7 +33,7 @@ import (
 // sources, the number of weights differs, a weight is not a positive finite
 // number, or the rule is unknown.
 func Mix[T any](rule mix.Rule, weights []float64, seed uint64, sources ...Stream[T]) Stream[T] {
-	const op = "resumable.Mix"
+	const op = "stream.Mix"
 	container.CheckArg(len(sources) > 0, op, "sources", "none", "at least one")
 	container.CheckArg(len(weights) == len(sources), op, "weights", weights, fmt.Sprintf("%d weights, one per source", len(sources)))
 	for _, w := range weights {
@@ -55,11 +56,12 @@ type mixNode[T any] struct {
 	srcs     []node[T]
 }
 
-func (n mixNode[T]) pass(e int) iterator[T] {
+func (n mixNode[T]) ordered() bool { return allOrdered(n.srcs) }
+func (n mixNode[T]) iter(e int) iterator[T] {
 	k := len(n.srcs)
 	it := &mixIter[T]{n: n, epoch: e, srcs: make([]iterator[T], k), used: make([]int, k), gone: make([]bool, k), ended: make([]bool, k), got: make([]int, k)}
 	for j, s := range n.srcs {
-		it.srcs[j] = s.pass(e)
+		it.srcs[j] = s.iter(e)
 	}
 	return it
 }
@@ -116,7 +118,7 @@ func (it *mixIter[T]) next() (T, error, bool) {
 		case mix.Resample:
 			if it.got[j] == 0 {
 				it.done = true
-				return zero, fmt.Errorf("resumable.Mix: source %d ended without a value: %w", j, container.ErrEmpty), false
+				return zero, fmt.Errorf("stream.Mix: source %d ended without a value: %w", j, container.ErrEmpty), false
 			}
 			it.ended[j] = true
 			all := true
@@ -128,47 +130,53 @@ func (it *mixIter[T]) next() (T, error, bool) {
 				break
 			}
 			it.srcs[j].close()
-			it.srcs[j], it.got[j] = it.n.srcs[j].pass(it.epoch), 0
+			it.srcs[j], it.got[j] = it.n.srcs[j].iter(it.epoch), 0
 		}
 	}
 	return zero, nil, false
 }
 
-func (it *mixIter[T]) save(w *writer) {
-	w.str("mix")
-	w.int(len(it.srcs))
-	w.int(int(it.n.rule))
+func (it *mixIter[T]) save(w *state.Writer) {
+	w.String("mix")
+	w.Int(len(it.srcs))
+	w.Int(int(it.n.rule))
 	for _, x := range it.n.weights {
-		w.float(x)
+		w.Float(x)
 	}
-	w.bool(it.done)
+	w.Bool(it.done)
 	for j := range it.srcs {
-		w.uint(uint64(it.used[j]))
-		w.uint(uint64(it.got[j]))
-		w.bool(it.gone[j])
-		w.bool(it.ended[j])
+		w.Uint(uint64(it.used[j]))
+		w.Uint(uint64(it.got[j]))
+		w.Bool(it.gone[j])
+		w.Bool(it.ended[j])
 	}
 	for _, s := range it.srcs {
 		s.save(w)
 	}
 }
 
-func (it *mixIter[T]) load(r *reader) {
-	r.enter("mix")
-	r.setting("number of sources", len(it.srcs))
-	r.setting("rule", int(it.n.rule))
+func (it *mixIter[T]) load(r *state.Reader) {
+	r.Enter("mix")
+	r.Setting("number of sources", len(it.srcs))
+	r.Setting("rule", int(it.n.rule))
 	for j, x := range it.n.weights {
-		if got := r.float(); r.err == nil && got != x {
-			r.fail("weight %d is %v in the state and %v in the stream", j, got, x)
+		if got := r.Float(); r.Err() == nil && got != x {
+			r.Fail("weight %d is %v in the state and %v in the stream", j, got, x)
 		}
 	}
-	it.done = r.bool()
+	it.done = r.Bool()
 	for j := range it.srcs {
-		it.used[j], it.got[j] = r.count(), r.count()
-		it.gone[j], it.ended[j] = r.bool(), r.bool()
+		it.used[j], it.got[j] = r.Count(), r.Count()
+		it.gone[j], it.ended[j] = r.Bool(), r.Bool()
 	}
 	for _, s := range it.srcs {
 		s.load(r)
+	}
+}
+
+func (it *mixIter[T]) pause() {
+	for _, s := range it.srcs {
+		s.pause()
 	}
 }
 

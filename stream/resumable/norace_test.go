@@ -1,5 +1,0 @@
-//go:build !race
-
-package resumable_test
-
-const raceEnabled = false
