@@ -85,8 +85,10 @@ func measure(what string, min time.Duration, pass func() int) benchResult {
 }
 
 // recBench measures decoding the records' images at full size with it's
-// decoder, then the iterator's epochs with each number of workers.
-func recBench(e *env, it imagedata.RecordIter, workers []int, min time.Duration) error {
+// decoder, then the iterator's epochs with each number of workers. An image
+// that cannot be decoded is its error.
+func recBench(e *env, it imagedata.RecordIter, workers []int, min time.Duration) (err error) {
+	defer recoverRead(&err)
 	recs, err := imagedata.OpenRecords(it.PathImgrec, "", imagedata.All)
 	if err != nil {
 		return err

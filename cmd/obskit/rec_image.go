@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -14,8 +15,12 @@ import (
 
 // decoder decodes the images obskit rec pack encodes again: libjpeg-turbo for
 // JPEGs when the build has it, the pure-Go decoders otherwise (and for other
-// formats). It is safe for concurrent use.
-var decoder = turbo.New(imagecodec.Options{})
+// formats). It is safe for concurrent use. Its pixel limit, the default,
+// bounds the resized images too.
+var (
+	decodeOptions = imagecodec.Options{}
+	decoder       = turbo.New(decodeOptions)
+)
 
 // A reencoder decodes an image and encodes it again as im2rec does with
 // OpenCV (imread, the center crop, resize, imencode), reusing its memory
@@ -60,6 +65,9 @@ func (r *reencoder) encode(data []byte, name string, o packOptions) ([]byte, err
 		w, h = src.Dx(), src.Dy()
 	}
 	if o.resize > 0 {
+		if err := checkResize(name, w, h, o.resize, decodeOptions.Limit()); err != nil {
+			return nil, err
+		}
 		if h > w {
 			w, h = o.resize, h*o.resize/w
 		} else {
@@ -99,6 +107,23 @@ func (r *reencoder) encode(data []byte, name string, o packOptions) ([]byte, err
 		err = jpeg.Encode(&r.out, out, &jpeg.Options{Quality: o.quality})
 	}
 	return r.out.Bytes(), err
+}
+
+// checkResize returns an error wrapping imagecodec.ErrTooLarge when resizing
+// an image of w by h pixels to a shorter side of resize makes more pixels
+// than lim (none when lim < 0), as the decoder refuses a header claiming as
+// many: an image of extreme aspect ratio within the limit, a PNG of 100000 by
+// 1 pixels, would be resized to 22400000 by 224, 20 GB of RGBA.
+func checkResize(name string, w, h, resize, lim int) error {
+	short, long := int64(min(w, h)), int64(max(w, h))
+	r, l := int64(resize), int64(lim)
+	// r <= l first, so that the products cannot overflow: long and r are
+	// below 2^31.
+	if l < 0 || (r <= l && long*r/short <= l/r) {
+		return nil
+	}
+	return fmt.Errorf("%s: %w: --resize %d would make the %dx%d image %.0fx%d pixels, more than the limit of %d",
+		name, imagecodec.ErrTooLarge, resize, w, h, float64(long)*float64(r)/float64(short), resize, lim)
 }
 
 // scale draws the part src of img over all of dst: a copy when the sizes

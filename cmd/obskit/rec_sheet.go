@@ -53,8 +53,10 @@ type sheetTile struct {
 }
 
 // recSheet writes the grid of the first batch of the epoch (it's batch size
-// is the number of images) to out.
-func recSheet(e *env, it imagedata.RecordIter, epoch int, out string) error {
+// is the number of images) to out. An image that cannot be decoded is its
+// error.
+func recSheet(e *env, it imagedata.RecordIter, epoch int, out string) (err error) {
+	defer recoverRead(&err)
 	// The sheet's file first, so that an OUT.png that cannot be written
 	// fails before any image is decoded.
 	var o outputs
