@@ -23,7 +23,7 @@ import (
 func init() {
 	register(command{
 		group: "rec", name: "pack", args: "PREFIX ROOT",
-		summary: "as MXNet's im2rec: with --list, write PREFIX.lst (or chunks and splits of it) listing the images under ROOT; without, pack the images of every PREFIX*.lst into .rec and .idx files of the same names; one JSON object per file written",
+		summary: "as MXNet's im2rec: with --list, write PREFIX.lst (or chunks and splits of it) listing the images under ROOT; without, pack the images of every PREFIX*.lst into .rec and .idx files of the same names; all files or, on any failure, none (nothing is replaced); one JSON object per file written",
 		flags:   packFlags,
 	})
 	register(command{
