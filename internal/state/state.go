@@ -72,8 +72,11 @@ func (w *Writer) Fail(err error) {
 // Err returns the first error.
 func (w *Writer) Err() error { return w.err }
 
+// Uint appends v as a uvarint.
 func (w *Writer) Uint(v uint64) { w.B = binary.AppendUvarint(w.B, v) }
+// Int appends v as a varint.
 func (w *Writer) Int(v int)     { w.B = binary.AppendVarint(w.B, int64(v)) }
+// Bool appends v as 0 or 1.
 func (w *Writer) Bool(v bool) {
 	if v {
 		w.Uint(1)
@@ -81,8 +84,11 @@ func (w *Writer) Bool(v bool) {
 		w.Uint(0)
 	}
 }
+// Bytes appends p with its length.
 func (w *Writer) Bytes(p []byte)  { w.Uint(uint64(len(p))); w.B = append(w.B, p...) }
+// String appends s with its length.
 func (w *Writer) String(s string) { w.Uint(uint64(len(s))); w.B = append(w.B, s...) }
+// Float appends the 8 bytes of v, little-endian.
 func (w *Writer) Float(v float64) {
 	w.B = binary.LittleEndian.AppendUint64(w.B, math.Float64bits(v))
 }
@@ -182,6 +188,7 @@ func (r *Reader) End() error {
 // Left returns the bytes not yet read.
 func (r *Reader) Left() []byte { return r.b }
 
+// Uint reads a uvarint.
 func (r *Reader) Uint() uint64 {
 	if r.err != nil {
 		return 0
@@ -205,6 +212,7 @@ func (r *Reader) Count() int {
 	return int(v)
 }
 
+// Int reads a varint that fits an int.
 func (r *Reader) Int() int {
 	if r.err != nil {
 		return 0
@@ -218,6 +226,7 @@ func (r *Reader) Int() int {
 	return int(v)
 }
 
+// Bool reads a flag written by [Writer.Bool].
 func (r *Reader) Bool() bool {
 	switch r.Uint() {
 	case 0:
@@ -229,6 +238,7 @@ func (r *Reader) Bool() bool {
 	return false
 }
 
+// Float reads a float written by [Writer.Float].
 func (r *Reader) Float() float64 {
 	if r.err != nil {
 		return 0
