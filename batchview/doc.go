@@ -15,7 +15,8 @@
 // [index.Tail] says what to do with it: keep it, drop it, pad it to full size with
 // the first observations of the epoch (recording how many are real: [View.Real],
 // MXNet's count_samples), or roll it over into the next epoch. The rules are
-// [index.Plan]'s, the same as in the eachobs loops, the streams and the providers.
+// [index.Steps]' (a schedule of one part), the same as in the eachobs loops, the
+// streams and the providers.
 //
 // Roll-over needs to know what the previous epoch left over, which would make a
 // container stateful. Instead the epochs are one stream of positions cut into

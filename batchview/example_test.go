@@ -83,17 +83,17 @@ func ExampleView_GetObsInto() {
 	// [[e] [a b]]
 }
 
-func ExampleView_Plan() {
-	// The index arithmetic of a view is an index.Plan: 10 observations per epoch
-	// in batches of 4 with roll-over. Positions are of one stream of epochs;
-	// position g is position g mod 10 of epoch g / 10.
+func ExampleView_Steps() {
+	// The index arithmetic of a view is an index.Steps of one part: 10
+	// observations per epoch in batches of 4 with roll-over. Positions are of
+	// one stream of epochs; position g is position g mod 10 of epoch g / 10.
 	v := batchview.New(container.FromSlice(make([]int, 10)), 4, index.RollOver)
-	plan := v.Plan()
+	steps := v.Steps()
 	for e := range 3 {
 		fmt.Print("epoch ", e, ":")
-		for k := range plan.Len(e) {
-			start, real, _ := plan.Span(e, k)
-			fmt.Printf(" [%d,%d)", start, start+real)
+		for k := range steps.Len(e) {
+			start, end := steps.Span(e, k)
+			fmt.Printf(" [%d,%d)", start, end)
 		}
 		fmt.Println()
 	}

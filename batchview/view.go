@@ -14,15 +14,15 @@ var _ container.Random[[]int, [][]int] = (*View[[]int])(nil)
 // shuffled by batch, or iterated like any container. B is the source's batch type.
 //
 // Batch i of epoch 0 covers source observations [i*size, min(n, (i+1)*size)) under
-// [index.Keep]; the [index.Tail] decides the last batch (the rules are
-// [index.Plan]'s). Under [index.RollOver] the batches of a later epoch continue the
+// [index.Keep]; the [index.Tail] decides the last batch (the rules are those of
+// [index.Steps] of one part). Under [index.RollOver] the batches of a later epoch continue the
 // stream of the earlier ones; [View.Epoch] returns the view of epoch e. A View does
 // not shuffle: batch a shuffled view (subset.Shuffle) for shuffled batches, or use
 // the eachobs loops, which reshuffle every epoch.
 type View[B any] struct {
 	gather func(dst B, idx []int) B
 	rand   func(dst B, idx []int, r container.ObsRand) B // the source's GetObsRandInto, or GetObsInto
-	plan   index.Plan
+	steps  index.Steps                                   // of one part
 	epoch  int
 }
 
@@ -37,35 +37,36 @@ func New[T, B any](c container.Batched[T, B], size int, t index.Tail) *View[B] {
 		rand: func(dst B, idx []int, r container.ObsRand) B {
 			return container.GetObsRandInto(c, dst, idx, r)
 		},
-		plan: index.NewPlan(c.Nobs(), size, t),
+		steps: index.NewSteps(c.Nobs(), size, 1, false, t),
 	}
 }
 
 // Epoch returns the view of epoch e: the same batches for every tail except
 // [index.RollOver], whose epoch e begins with the tail left by epoch e-1. It
-// panics with a [*container.ArgError] if e is outside [0, Plan().MaxEpoch()]. The
-// receiver is not changed.
+// panics with a [*container.ArgError] if e is outside [0, Steps().MaxEpoch()].
+// The receiver is not changed.
 func (v *View[B]) Epoch(e int) *View[B] {
-	v.plan.Len(e) // checks e
+	v.steps.Len(e) // checks e
 	w := *v
 	w.epoch = e
 	return &w
 }
 
-// Plan returns the index arithmetic of the view.
-func (v *View[B]) Plan() index.Plan { return v.plan }
+// Steps returns the index arithmetic of the view: the schedule of one part
+// whose steps are its batches, epoch by epoch.
+func (v *View[B]) Steps() index.Steps { return v.steps }
 
 // Size returns the batch size.
-func (v *View[B]) Size() int { return v.plan.Size() }
+func (v *View[B]) Size() int { return v.steps.Size() }
 
 // Nobs returns the number of batches.
-func (v *View[B]) Nobs() int { return v.plan.Len(v.epoch) }
+func (v *View[B]) Nobs() int { return v.steps.Len(v.epoch) }
 
 // Real returns the number of real observations in batch i: the batch size, except
 // for the last batch under [index.Keep] and [index.Pad]. It panics with a
 // [*container.IndexError] if i is out of range.
 func (v *View[B]) Real(i int) int {
-	_, real, _ := v.plan.Span(v.epoch, i)
+	_, _, real, _, _ := v.steps.Slots(v.epoch, i, 0)
 	return real
 }
 
@@ -74,7 +75,18 @@ func (v *View[B]) Real(i int) int {
 // come first. Under [index.Pad] the padding slots repeat the first indices of the
 // epoch. It panics with a [*container.IndexError] if i is out of range.
 func (v *View[B]) Indices(dst []int, i int) (idx []int, real int) {
-	return v.plan.Indices(dst, v.epoch, i, identity)
+	return v.indices(dst, i)
+}
+
+// indices is Indices: the stream positions of the batch, position g being
+// source index g mod n.
+func (v *View[B]) indices(dst []int, i int) (idx []int, real int) {
+	idx, real = v.steps.Batch(dst, v.epoch, i, 0)
+	n := v.steps.N()
+	for j, g := range idx {
+		idx[j] = g % n
+	}
+	return idx, real
 }
 
 // GetObs returns batch i, newly allocated. It panics with a [*container.IndexError]
@@ -138,12 +150,10 @@ func (v *View[B]) batches(dst []B, idx []int, r *container.ObsRand) []B {
 // the list's memory in *scratch, drawn with r when r is not nil.
 func (v *View[B]) batchInto(dst B, scratch *[]int, i int, r *container.ObsRand) B {
 	container.CheckIndex("batchview.View.GetObs", i, v.Nobs())
-	idx, _ := v.plan.Indices(*scratch, v.epoch, i, identity)
+	idx, _ := v.indices(*scratch, i)
 	*scratch = idx
 	if r != nil {
 		return v.rand(dst, idx, *r)
 	}
 	return v.gather(dst, idx)
 }
-
-func identity(_, pos int) int { return pos }

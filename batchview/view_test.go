@@ -50,8 +50,8 @@ func TestTails(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.tail.String(), func(t *testing.T) {
 			v := batchview.New(c, 3, tc.tail)
-			if v.Size() != 3 || v.Plan() != index.NewPlan(10, 3, tc.tail) {
-				t.Errorf("Size() = %d, Plan() = %+v; want 3 and NewPlan(10, 3, %v)", v.Size(), v.Plan(), tc.tail)
+			if v.Size() != 3 || v.Steps() != index.NewSteps(10, 3, 1, false, tc.tail) {
+				t.Errorf("Size() = %d, Steps() = %+v; want 3 and NewSteps(10, 3, 1, false, %v)", v.Size(), v.Steps(), tc.tail)
 			}
 			got, real := batches(v)
 			if d := cmp.Diff(tc.want, got); d != "" {
@@ -269,7 +269,7 @@ func TestTupleBatches(t *testing.T) {
 // a roll-over batch of the last epoch still names valid source indices.
 func TestMaxEpoch(t *testing.T) {
 	v := batchview.New(container.FromSlice(iota(10)), 3, index.RollOver)
-	last := v.Plan().MaxEpoch()
+	last := v.Steps().MaxEpoch()
 	ve := v.Epoch(last)
 	for i := range ve.Nobs() {
 		idx, real := ve.Indices(nil, i)
@@ -311,8 +311,8 @@ func TestPanics(t *testing.T) {
 		f             func()
 	}{
 		{"size 0", "batchview.New", "batch size", func() { batchview.New(c, 0, index.Keep) }},
-		{"bad tail", "index.NewPlan", "tail", func() { batchview.New(c, 2, index.Tail(9)) }},
-		{"negative epoch", "index.Plan.Len", "epoch", func() { batchview.New(c, 2, index.Keep).Epoch(-1) }},
+		{"bad tail", "index.NewSteps", "tail", func() { batchview.New(c, 2, index.Tail(9)) }},
+		{"negative epoch", "index.Steps.Len", "epoch", func() { batchview.New(c, 2, index.Keep).Epoch(-1) }},
 	}
 	for _, tc := range args {
 		t.Run(tc.name, func(t *testing.T) {

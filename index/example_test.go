@@ -7,36 +7,38 @@ import (
 	"github.com/obskit/obskit/index"
 )
 
-func ExampleNewPlan() {
-	// 10 positions per epoch in batches of 3: the four tails.
+func ExampleNewSteps() {
+	// A loop's batches are the steps of a schedule of one part: 10 positions
+	// per epoch in batches of 3, the four tails. A batch holds stream
+	// positions, position g being position g%10 of epoch g/10.
 	for _, tail := range []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver} {
-		plan := index.NewPlan(10, 3, tail)
+		s := index.NewSteps(10, 3, 1, false, tail)
 		fmt.Printf("%-9s", tail)
 		for e := range 2 {
 			fmt.Print(" |")
-			for k := range plan.Len(e) {
-				idx, real := plan.Indices(nil, e, k, func(_, pos int) int { return pos })
-				fmt.Print(" ", idx[:real], idx[real:])
+			for k := range s.Len(e) {
+				pos, real := s.Batch(nil, e, k, 0)
+				fmt.Print(" ", pos[:real], pos[real:])
 			}
 		}
 		fmt.Println()
 	}
 	// Output:
-	// keep      | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [] | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] []
-	// drop      | [0 1 2] [] [3 4 5] [] [6 7 8] [] | [0 1 2] [] [3 4 5] [] [6 7 8] []
-	// pad       | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [0 1] | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [0 1]
-	// roll-over | [0 1 2] [] [3 4 5] [] [6 7 8] [] | [9 0 1] [] [2 3 4] [] [5 6 7] []
+	// keep      | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [] | [10 11 12] [] [13 14 15] [] [16 17 18] [] [19] []
+	// drop      | [0 1 2] [] [3 4 5] [] [6 7 8] [] | [10 11 12] [] [13 14 15] [] [16 17 18] []
+	// pad       | [0 1 2] [] [3 4 5] [] [6 7 8] [] [9] [0 1] | [10 11 12] [] [13 14 15] [] [16 17 18] [] [19] [10 11]
+	// roll-over | [0 1 2] [] [3 4 5] [] [6 7 8] [] | [9 10 11] [] [12 13 14] [] [15 16 17] []
 }
 
-func ExamplePlan_Span() {
-	// Positions are of one stream of epochs: position g is position g mod 10 of
-	// epoch g / 10. With roll-over a batch may start in the previous epoch.
-	plan := index.NewPlan(10, 4, index.RollOver)
+func ExampleSteps_Span() {
+	// With roll-over a batch may start in the previous epoch: it belongs to
+	// the epoch of its last position.
+	s := index.NewSteps(10, 4, 1, false, index.RollOver)
 	for e := range 3 {
 		fmt.Print("epoch ", e, ":")
-		for k := range plan.Len(e) {
-			start, real, _ := plan.Span(e, k)
-			fmt.Printf(" [%d,%d)", start, start+real)
+		for k := range s.Len(e) {
+			start, end := s.Span(e, k)
+			fmt.Printf(" [%d,%d)", start, end)
 		}
 		fmt.Println()
 	}
@@ -46,25 +48,27 @@ func ExamplePlan_Span() {
 	// epoch 2: [20,24) [24,28)
 }
 
-func ExamplePlan_Indices() {
-	// A loop that shuffles every epoch passes its permutations as the order; a
-	// roll-over batch reads the end of one epoch's permutation and the start of
-	// the next one's.
+func ExampleSteps_Batch() {
+	// A loop that shuffles every epoch maps each stream position through the
+	// permutation of its epoch: a roll-over batch reads the end of one epoch's
+	// permutation and the start of the next one's.
 	perms := [][]int{{4, 2, 0, 1, 3}, {1, 0, 3, 4, 2}}
-	plan := index.NewPlan(5, 3, index.RollOver)
-	order := func(e, pos int) int { return perms[e][pos] }
-	for k := range plan.Len(1) {
-		idx, _ := plan.Indices(nil, 1, k, order)
-		fmt.Println(idx)
+	s := index.NewSteps(5, 3, 1, false, index.RollOver)
+	for k := range s.Len(1) {
+		pos, _ := s.Batch(nil, 1, k, 0)
+		for j, g := range pos {
+			pos[j] = perms[g/5][g%5]
+		}
+		fmt.Println(pos)
 	}
 	// Output:
 	// [1 3 1]
 	// [0 3 4]
 }
 
-func ExamplePlan_MaxEpoch() {
-	plan := index.NewPlan(1_000_000, 128, index.Keep)
-	fmt.Println(plan.MaxEpoch())
+func ExampleSteps_MaxEpoch() {
+	s := index.NewSteps(1_000_000, 128, 1, false, index.Keep)
+	fmt.Println(s.MaxEpoch())
 	// Output: 9223372036853
 }
 

@@ -38,37 +38,28 @@ func Shuffled(n int, rng *rand.Rand) iter.Seq[int] {
 	}
 }
 
-// Batches returns the index lists of one epoch of [NewPlan](n, size, t) in data
-// order (Fuel's SequentialScheme): 0..size-1, size..2*size-1, ..., with the last
-// batch as t says ([RollOver] acts as [Drop] within one pass). Each list is a
-// fresh slice the receiver may keep. It panics as [NewPlan] does.
+// Batches returns the index lists of epoch 0 of [NewSteps](n, size, 1, false,
+// t) in data order (Fuel's SequentialScheme): 0..size-1, size..2*size-1, ...,
+// with the last batch as t says ([RollOver] acts as [Drop] within one pass).
+// Each list is a fresh slice the receiver may keep. It panics as NewSteps does.
 func Batches(n, size int, t Tail) iter.Seq[[]int] {
-	p := NewPlan(n, size, t)
+	s := onePass(n, size, t)
 	return func(yield func([]int) bool) {
-		batches(p, nil, yield)
+		batchesOf(s, func(pos int) int { return pos }, yield)
 	}
 }
 
 // ShuffledBatches returns the index lists of [Batches] over a permutation of
 // 0..n-1 drawn from rng at the start of every pass (Fuel's ShuffledScheme). It
-// panics as [NewPlan] does, and with a [*container.ArgError] when rng is nil.
+// panics as [NewSteps] does, and with a [*container.ArgError] when rng is nil.
 func ShuffledBatches(n, size int, t Tail, rng *rand.Rand) iter.Seq[[]int] {
-	p := NewPlan(n, size, t)
+	s := onePass(n, size, t)
 	container.CheckArg(rng != nil, "index.ShuffledBatches", "rng", rng, "a *rand.Rand")
 	return func(yield func([]int) bool) {
 		perm := make([]int, n)
 		PermInto(perm, rng)
-		batches(p, perm, yield)
+		batchesOf(s, func(pos int) int { return perm[pos] }, yield)
 	}
-}
-
-func batches(p Plan, perm []int, yield func([]int) bool) {
-	batchesOf(p, func(_, pos int) int {
-		if perm != nil {
-			return perm[pos]
-		}
-		return pos
-	}, yield)
 }
 
 // Batches returns the index lists of [Batches](c.N(), size, t) over the
@@ -79,22 +70,32 @@ func batches(p Plan, perm []int, yield func([]int) bool) {
 //
 //	stream.Gather(x, index.NewCipher(x.Nobs(), seed, e).Batches(128, index.Drop))
 //
-// It panics as [NewPlan] does.
+// It panics as [NewSteps] does.
 func (c *Cipher) Batches(size int, t Tail) iter.Seq[[]int] {
-	p := NewPlan(c.N(), size, t)
+	s := onePass(c.N(), size, t)
 	cc := *c
 	return func(yield func([]int) bool) {
-		batchesOf(p, func(_, pos int) int { return cc.At(pos) }, yield)
+		batchesOf(s, func(pos int) int { return int(cc.at(uint64(pos))) }, yield)
 	}
 }
 
-// batchesOf yields the index lists of the first epoch of p in order.
-func batchesOf(p Plan, order func(epoch, pos int) int, yield func([]int) bool) {
-	if p.tail == RollOver {
-		p.tail = Drop
+// onePass returns the schedule of one pass of n positions in batches of size
+// with tail t: one part, and RollOver as Drop, since a pass has no next epoch.
+func onePass(n, size int, t Tail) Steps {
+	if t == RollOver {
+		t = Drop
 	}
-	for k := range p.len(0) {
-		idx, _ := p.Indices(nil, 0, k, order)
+	return NewSteps(n, size, 1, false, t)
+}
+
+// batchesOf yields the index lists of epoch 0 of s, one part, each position
+// mapped by order.
+func batchesOf(s Steps, order func(pos int) int, yield func([]int) bool) {
+	for k := range s.Len(0) {
+		idx, _ := s.Batch(nil, 0, k, 0)
+		for j, pos := range idx { // epoch 0: a stream position is its position
+			idx[j] = order(pos)
+		}
 		if !yield(idx) {
 			return
 		}

@@ -236,11 +236,11 @@ func TestSchemePanics(t *testing.T) {
 		name, op, arg string
 		f             func()
 	}{
-		{"Batches n", "index.NewPlan", "number of positions", func() { index.Batches(-1, 2, index.Keep) }},
-		{"Batches size", "index.NewPlan", "batch size", func() { index.Batches(3, 0, index.Keep) }},
-		{"Batches tail", "index.NewPlan", "tail", func() { index.Batches(3, 1, index.Tail(5)) }},
+		{"Batches n", "index.NewSteps", "number of positions", func() { index.Batches(-1, 2, index.Keep) }},
+		{"Batches size", "index.NewSteps", "batch size", func() { index.Batches(3, 0, index.Keep) }},
+		{"Batches tail", "index.NewSteps", "tail", func() { index.Batches(3, 1, index.Tail(5)) }},
 		{"ShuffledBatches rng", "index.ShuffledBatches", "rng", func() { index.ShuffledBatches(3, 1, index.Keep, nil) }},
-		{"ShuffledBatches size", "index.NewPlan", "batch size", func() { index.ShuffledBatches(3, -2, index.Keep, rng) }},
+		{"ShuffledBatches size", "index.NewSteps", "batch size", func() { index.ShuffledBatches(3, -2, index.Keep, rng) }},
 		{"Sequential", "index.Sequential", "number of positions", func() { index.Sequential(-5) }},
 		{"Shuffled n", "index.Shuffled", "number of positions", func() { index.Shuffled(-1, rng) }},
 		{"Shuffled rng", "index.Shuffled", "rng", func() { index.Shuffled(1, nil) }},

@@ -134,11 +134,14 @@ func (s Steps) global() int { return s.size * s.parts }
 func (s Steps) first(e int) (j, at int) {
 	g := s.global()
 	if s.tail == RollOver {
-		// The first step whose last position is in epoch e or later.
+		// The first step whose last position is in epoch e or later: the
+		// first j with origin+(j+1)*g-1 >= e*n, ceil((e*n-origin+1)/g)-1,
+		// which is floor((e*n-origin)/g) (e*n-origin+1 overflows for n =
+		// math.MaxInt).
 		if e == s.epoch0 {
 			return 0, s.origin
 		}
-		j = ceilDiv(e*s.n-s.origin+1, g) - 1
+		j = (e*s.n - s.origin) / g
 		return j, s.origin + j*g
 	}
 	if e == s.epoch0 {

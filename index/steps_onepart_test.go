@@ -1,12 +1,10 @@
 package index_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,11 +12,18 @@ import (
 	"github.com/obskit/obskit/index"
 )
 
-// FuzzPlan checks the plan's invariants for any n, size, policy and epoch: every
-// epoch of Keep and Pad visits each position once as a real observation, Drop
-// visits all but the n mod size of the tail, and RollOver's epochs cut one
-// unbroken stream.
-func FuzzPlan(f *testing.F) {
+// onePart returns where batch k of epoch e of a schedule of one part lies: its
+// first stream position, its real slots and its padding slots.
+func onePart(s index.Steps, e, k int) (start, real, pad int) {
+	first, _, real, total, _ := s.Slots(e, k, 0)
+	return first, real, total - real
+}
+
+// FuzzStepsOnePart checks the invariants of a schedule of one part (a loop's
+// batches) for any n, size, tail and epoch: every epoch of Keep and Pad visits
+// each position once as a real observation, Drop visits all but the n mod size
+// of the tail, and RollOver's epochs cut one unbroken stream.
+func FuzzStepsOnePart(f *testing.F) {
 	f.Add(10, 3, uint8(0), 0)
 	f.Add(10, 3, uint8(3), 2)
 	f.Add(2, 5, uint8(3), 3)
@@ -29,7 +34,7 @@ func FuzzPlan(f *testing.F) {
 			t.Skip()
 		}
 		p := []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver}[pk%4]
-		plan := index.NewPlan(n, size, p)
+		plan := index.NewSteps(n, size, 1, false, p)
 		seen := make([]int, n)
 		next := -1 // RollOver: the stream position the next batch must start at
 		if p == index.RollOver {
@@ -37,7 +42,7 @@ func FuzzPlan(f *testing.F) {
 		}
 		var buf []int
 		for k := range plan.Len(epoch) {
-			start, real, pad := plan.Span(epoch, k)
+			start, real, pad := onePart(plan, epoch, k)
 			if real < 1 || real > size || (p == index.Pad && real+pad != size) || (p != index.Pad && pad != 0) {
 				t.Fatalf("n=%d size=%d %v: Span(%d, %d) = %d, %d, %d", n, size, p, epoch, k, start, real, pad)
 			}
@@ -45,20 +50,19 @@ func FuzzPlan(f *testing.F) {
 				t.Fatalf("n=%d size=%d roll-over: batch %d of epoch %d starts at %d, want %d", n, size, k, epoch, start, next)
 			}
 			next = start + size
-			idx, r := plan.Indices(buf, epoch, k, func(e, pos int) int {
-				if pos < 0 || pos >= n || e < 0 || e > epoch {
-					t.Fatalf("order asked for epoch %d position %d (n=%d, epoch %d)", e, pos, n, epoch)
-				}
-				if e < epoch {
-					return -1
-				}
-				return pos
-			})
+			idx, r := plan.Batch(buf, epoch, k, 0)
 			buf = idx
 			if r != real || len(idx) != real+pad {
-				t.Fatalf("Indices gave %d indices, %d real; want %d, %d", len(idx), r, real+pad, real)
+				t.Fatalf("Batch gave %d positions, %d real; want %d, %d", len(idx), r, real+pad, real)
 			}
-			for j, i := range idx {
+			for j, g := range idx {
+				e, i := g/n, g%n
+				if e < 0 || e > epoch {
+					t.Fatalf("n=%d size=%d %v: Batch(%d, %d) slot %d holds position %d of epoch %d", n, size, p, epoch, k, j, i, e)
+				}
+				if e < epoch {
+					i = -1
+				}
 				// Slot j holds stream position start+j (-1 when it lies in an
 				// earlier epoch); padding slots wrap to positions 0, 1, ... of
 				// this epoch.
@@ -70,7 +74,7 @@ func FuzzPlan(f *testing.F) {
 					want = (j - real) % n
 				}
 				if i != want {
-					t.Fatalf("n=%d size=%d %v: Indices(%d, %d) slot %d = %d, want %d", n, size, p, epoch, k, j, i, want)
+					t.Fatalf("n=%d size=%d %v: Batch(%d, %d) slot %d = %d, want %d", n, size, p, epoch, k, j, i, want)
 				}
 				if j < real && i >= 0 {
 					seen[i]++
@@ -98,26 +102,13 @@ func FuzzPlan(f *testing.F) {
 	})
 }
 
-var allTails = []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver}
-
-func TestTailString(t *testing.T) {
-	for tail, want := range map[index.Tail]string{
-		index.Keep: "keep", index.Drop: "drop", index.Pad: "pad", index.RollOver: "roll-over", 9: "Tail(9)",
-	} {
-		if got := tail.String(); got != want {
-			t.Errorf("Tail(%d).String() = %q, want %q", uint8(tail), got, want)
-		}
-	}
-	var zero index.Tail
-	if zero != index.Keep {
-		t.Error("the zero Tail is not Keep")
-	}
-}
-
-// span is one batch as Span describes it.
+// span is one batch of one part: its first stream position, its real and its
+// padding slots.
 type span struct{ Start, Real, Pad int }
 
-func TestPlanExamples(t *testing.T) {
+// TestStepsOnePartExamples: the batches of a loop (one part) with each tail,
+// epoch by epoch.
+func TestStepsOnePartExamples(t *testing.T) {
 	tests := []struct {
 		n, size int
 		tail    index.Tail
@@ -153,14 +144,14 @@ func TestPlanExamples(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("n=%d/size=%d/%v", tc.n, tc.size, tc.tail), func(t *testing.T) {
-			p := index.NewPlan(tc.n, tc.size, tc.tail)
-			if p.N() != tc.n || p.Size() != tc.size || p.Tail() != tc.tail {
-				t.Errorf("N, Size, Tail = %d, %d, %v; want %d, %d, %v", p.N(), p.Size(), p.Tail(), tc.n, tc.size, tc.tail)
+			p := index.NewSteps(tc.n, tc.size, 1, false, tc.tail)
+			if p.N() != tc.n || p.Size() != tc.size || p.Parts() != 1 || p.Tail() != tc.tail {
+				t.Errorf("N, Size, Parts, Tail = %d, %d, %d, %v; want %d, %d, 1, %v", p.N(), p.Size(), p.Parts(), p.Tail(), tc.n, tc.size, tc.tail)
 			}
 			for e, want := range tc.epochs {
 				got := []span{}
 				for k := range p.Len(e) {
-					s, r, pad := p.Span(e, k)
+					s, r, pad := onePart(p, e, k)
 					got = append(got, span{s, r, pad})
 				}
 				if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
@@ -215,28 +206,31 @@ func referenceBatches(n, size int, tail index.Tail, epochs int) (batches [][][]i
 	return batches, reals
 }
 
-// TestPlanAgainstReference checks Len, Span and Indices of random plans, epochs
-// 0..4, against the batches cut by hand, with an order function that tags each
-// slot with the epoch it was asked for.
-func TestPlanAgainstReference(t *testing.T) {
+// TestStepsOnePartAgainstReference checks Len, Slots and Batch of random
+// schedules of one part, epochs 0..4, against the batches cut by hand, each
+// slot tagged with the epoch of its position.
+func TestStepsOnePartAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	tag := func(e, pos int) int { return e*1000 + pos }
 	for trial := range 400 {
 		n, tail := rng.IntN(40), allTails[trial%len(allTails)]
 		size := 1 + rng.IntN(n+3)
-		p := index.NewPlan(n, size, tail)
+		p := index.NewSteps(n, size, 1, false, tail)
 		want, wantReal := referenceBatches(n, size, tail, 5)
 		var buf []int
 		for e := range 5 {
 			var got [][]int
 			var reals []int
 			for k := range p.Len(e) {
-				idx, real := p.Indices(buf, e, k, tag)
-				got = append(got, slices.Clone(idx))
+				idx, real := p.Batch(buf, e, k, 0)
+				tagged := make([]int, len(idx))
+				for j, g := range idx {
+					tagged[j] = g/n*1000 + g%n
+				}
+				got = append(got, tagged)
 				reals = append(reals, real)
 				buf = idx
-				if _, r, pad := p.Span(e, k); r != real || r+pad != len(idx) {
-					t.Fatalf("n=%d size=%d %v: Span(%d, %d) gives %d real + %d pad, Indices %d of %d", n, size, tail, e, k, r, pad, real, len(idx))
+				if _, r, pad := onePart(p, e, k); r != real || r+pad != len(idx) {
+					t.Fatalf("n=%d size=%d %v: Slots(%d, %d) gives %d real + %d pad, Batch %d of %d", n, size, tail, e, k, r, pad, real, len(idx))
 				}
 			}
 			if d := cmp.Diff(want[e], got); d != "" {
@@ -249,11 +243,12 @@ func TestPlanAgainstReference(t *testing.T) {
 	}
 }
 
-// TestMaxEpoch checks, with exact arithmetic, that every position of every batch
-// of the last epoch a plan can address fits in an int and is the one Span
-// reports, that MaxEpoch is not far below the true limit, and that Len and Span
-// refuse the epoch after it with a *container.ArgError.
-func TestMaxEpoch(t *testing.T) {
+// TestStepsOnePartMaxEpoch checks, with exact arithmetic, that every position
+// of every batch of the last epoch a schedule of one part can address fits in
+// an int and is the one Slots reports, that MaxEpoch is not far below the true
+// limit, and that Len and Span refuse the epoch after it with a
+// *container.ArgError.
+func TestStepsOnePartMaxEpoch(t *testing.T) {
 	const maxInt = math.MaxInt
 	sizes := []struct{ n, size int }{
 		{1, 1}, {10, 3}, {7, 7}, {2, 5}, {1000, 4096}, {3, 1 << 40},
@@ -267,7 +262,7 @@ func TestMaxEpoch(t *testing.T) {
 	limit := bi(maxInt)
 	for _, sz := range sizes {
 		for _, tail := range allTails {
-			p := index.NewPlan(sz.n, sz.size, tail)
+			p := index.NewSteps(sz.n, sz.size, 1, false, tail)
 			e := p.MaxEpoch()
 			name := fmt.Sprintf("n=%d size=%d %v: MaxEpoch %d", sz.n, sz.size, tail, e)
 			if e < 0 {
@@ -303,7 +298,7 @@ func TestMaxEpoch(t *testing.T) {
 				if k < 0 || k >= p.Len(e) {
 					continue
 				}
-				start, real, pad := p.Span(e, k)
+				start, real, pad := onePart(p, e, k)
 				K := bi(k)
 				var wantStart *big.Int
 				if tail == index.RollOver {
@@ -312,7 +307,7 @@ func TestMaxEpoch(t *testing.T) {
 					wantStart = add(mul(E, n), mul(K, size))
 				}
 				if bi(start).Cmp(wantStart) != 0 || real < 1 || real > sz.size || pad < 0 || real+pad > sz.size {
-					t.Errorf("%s: Span(%d, %d) = %d, %d, %d; want start %v", name, e, k, start, real, pad, wantStart)
+					t.Errorf("%s: Slots(%d, %d) = %d, %d, %d; want start %v", name, e, k, start, real, pad, wantStart)
 				}
 				if last := add(wantStart, bi(real-1)); last.Cmp(mul(add(E, bi(1)), n)) >= 0 {
 					t.Errorf("%s: batch %d of epoch %d ends at %v, past the epoch", name, k, e, last)
@@ -320,73 +315,54 @@ func TestMaxEpoch(t *testing.T) {
 				if sz.size > 1<<12 {
 					continue
 				}
-				idx, _ := p.Indices(nil, e, k, func(ep, pos int) int {
-					if ep < e-1 || ep > e || pos < 0 || pos >= sz.n {
-						t.Fatalf("%s: order asked for epoch %d position %d", name, ep, pos)
+				idx, _ := p.Batch(nil, e, k, 0)
+				for _, g := range idx {
+					if ep := g / sz.n; ep < e-1 || ep > e {
+						t.Fatalf("%s: Batch(%d, %d) holds position %d of epoch %d", name, e, k, g%sz.n, ep)
 					}
-					return pos
-				})
+				}
 				if len(idx) != real+pad {
-					t.Errorf("%s: Indices(%d, %d) gave %d indices, want %d", name, e, k, len(idx), real+pad)
+					t.Errorf("%s: Batch(%d, %d) gave %d positions, want %d", name, e, k, len(idx), real+pad)
 				}
 			}
 			if e == maxInt {
 				continue
 			}
-			wantArgPanic(t, name+": Len(MaxEpoch+1)", "index.Plan.Len", "epoch", func() { p.Len(e + 1) })
-			wantArgPanic(t, name+": Span(MaxEpoch+1, 0)", "index.Plan.Span", "epoch", func() { p.Span(e+1, 0) })
-			wantArgPanic(t, name+": Indices(MaxEpoch+1, 0)", "index.Plan.Span", "epoch", func() { p.Indices(nil, e+1, 0, func(_, pos int) int { return pos }) })
+			wantArgPanic(t, name+": Len(MaxEpoch+1)", "index.Steps.Len", "epoch", func() { p.Len(e + 1) })
+			wantArgPanic(t, name+": Span(MaxEpoch+1, 0)", "index.Steps.Len", "epoch", func() { p.Span(e+1, 0) })
+			wantArgPanic(t, name+": Batch(MaxEpoch+1, 0)", "index.Steps.Len", "epoch", func() { p.Batch(nil, e+1, 0, 0) })
 		}
 	}
-	if e := index.NewPlan(0, 3, index.RollOver).MaxEpoch(); e != maxInt {
-		t.Errorf("MaxEpoch of an empty plan = %d, want math.MaxInt", e)
+	if e := index.NewSteps(0, 3, 1, false, index.RollOver).MaxEpoch(); e != maxInt {
+		t.Errorf("MaxEpoch of an empty schedule = %d, want math.MaxInt", e)
 	}
 }
 
-func TestPlanPanics(t *testing.T) {
-	wantArgPanic(t, "NewPlan(-1, 2, Keep)", "index.NewPlan", "number of positions", func() { index.NewPlan(-1, 2, index.Keep) })
-	wantArgPanic(t, "NewPlan(3, 0, Keep)", "index.NewPlan", "batch size", func() { index.NewPlan(3, 0, index.Keep) })
-	wantArgPanic(t, "NewPlan(3, 1, Tail(4))", "index.NewPlan", "tail", func() { index.NewPlan(3, 1, index.Tail(4)) })
-	p := index.NewPlan(4, 3, index.Pad)
-	wantArgPanic(t, "Len(-1)", "index.Plan.Len", "epoch", func() { p.Len(-1) })
-	wantArgPanic(t, "Span(-1, 0)", "index.Plan.Span", "epoch", func() { p.Span(-1, 0) })
-	wantIndexPanic(t, "Span(0, 2)", "index.Plan.Span", 2, 2, func() { p.Span(0, 2) })
-	wantIndexPanic(t, "Span(0, -1)", "index.Plan.Span", -1, 2, func() { p.Span(0, -1) })
-	wantIndexPanic(t, "Indices(nil, 1, 3)", "index.Plan.Span", 3, 2, func() { p.Indices(nil, 1, 3, func(_, pos int) int { return pos }) })
-	r := index.NewPlan(10, 3, index.RollOver)
-	wantIndexPanic(t, "roll-over Span(1, 3)", "index.Plan.Span", 3, 3, func() { r.Span(1, 3) })
+// TestStepsOnePartPanics: Len, Span and Batch of a schedule of one part
+// refuse an epoch or a batch outside it.
+func TestStepsOnePartPanics(t *testing.T) {
+	wantArgPanic(t, "NewSteps tail 4", "index.NewSteps", "tail", func() { index.NewSteps(3, 1, 1, false, index.Tail(4)) })
+	p := index.NewSteps(4, 3, 1, false, index.Pad)
+	wantArgPanic(t, "Len(-1)", "index.Steps.Len", "epoch", func() { p.Len(-1) })
+	wantArgPanic(t, "Span(-1, 0)", "index.Steps.Len", "epoch", func() { p.Span(-1, 0) })
+	wantIndexPanic(t, "Span(0, 2)", "index.Steps.Span", 2, 2, func() { p.Span(0, 2) })
+	wantIndexPanic(t, "Span(0, -1)", "index.Steps.Span", -1, 2, func() { p.Span(0, -1) })
+	wantIndexPanic(t, "Batch(nil, 1, 3, 0)", "index.Steps.Span", 3, 2, func() { p.Batch(nil, 1, 3, 0) })
+	r := index.NewSteps(10, 3, 1, false, index.RollOver)
+	wantIndexPanic(t, "roll-over Span(1, 3)", "index.Steps.Span", 3, 3, func() { r.Span(1, 3) })
 }
 
-func TestPlanAllocs(t *testing.T) {
-	p := index.NewPlan(1000, 32, index.Pad)
+// TestStepsOnePartAllocs: Len, Slots and Batch into a buffer with room
+// allocate nothing.
+func TestStepsOnePartAllocs(t *testing.T) {
+	p := index.NewSteps(1000, 32, 1, false, index.Pad)
 	buf := make([]int, 0, 32)
-	order := func(_, pos int) int { return pos }
 	if a := testing.AllocsPerRun(100, func() {
 		for k := range p.Len(7) {
-			_, _, _ = p.Span(7, k)
-			buf, _ = p.Indices(buf, 7, k, order)
+			_, _, _, _, _ = p.Slots(7, k, 0)
+			buf, _ = p.Batch(buf, 7, k, 0)
 		}
 	}); a != 0 {
-		t.Errorf("Len, Span and Indices with capacity: %v allocs, want 0", a)
-	}
-}
-
-func TestTailText(t *testing.T) {
-	for _, tail := range allTails {
-		b, err := tail.MarshalText()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back index.Tail
-		if err := back.UnmarshalText(b); err != nil || back != tail {
-			t.Errorf("%v: text %q reads back as %v, %v", tail, b, back, err)
-		}
-	}
-	var bad index.Tail
-	if err := bad.UnmarshalText([]byte("Pad")); !errors.Is(err, index.ErrTail) {
-		t.Errorf("UnmarshalText(Pad) = %v, want ErrTail", err)
-	}
-	if _, err := index.Tail(9).MarshalText(); !errors.Is(err, index.ErrTail) {
-		t.Errorf("Tail(9).MarshalText() = %v, want ErrTail", err)
+		t.Errorf("Len, Slots and Batch with capacity: %v allocs, want 0", a)
 	}
 }
