@@ -42,3 +42,11 @@ func (a adapter[T]) GetObsRandInto(dst []T, idx []int, r ObsRand) []T {
 	}
 	return dst
 }
+
+// AppendObs appends the bytes of observation i to dst, through the wrapped
+// container's AppendObs when it has one ([AppendObs]).
+func (a adapter[T]) AppendObs(dst []byte, i int) ([]byte, error) { return AppendObs(a.c, dst, i) }
+
+// Where returns where observation i is stored, as the wrapped container says
+// ([Where]).
+func (a adapter[T]) Where(i int) string { return Where(a.c, i) }

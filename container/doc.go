@@ -62,6 +62,15 @@
 // observations are those of a source at mapped indices, which loops, label readers
 // and conversions use to go straight to the source.
 //
+// [Encoded] is another: a container of byte strings stored somewhere (image
+// files, RecordIO records, binary columns) reads observation i into a buffer
+// the caller reuses, returning an error where GetObs panics, and says where
+// observation i is stored. [AppendObs] is the one call a consumer makes: it
+// uses the ability when the container has it and GetObs otherwise, as io.Copy
+// falls back to Read and Write. Every wrapper that keeps the values keeps the
+// ability ([Encoded] lists them), so an image decoder reads a split part of an
+// image folder into its reused buffer without knowing any container type.
+//
 // # Random observations
 //
 // [Random] is the one ability that adds an input: a container whose observations
@@ -80,6 +89,8 @@
 //
 // [GetBatch] gathers a batch into fresh memory, [Collect] materializes every
 // observation, [Resize] reuses or allocates a slice for GetObsInto implementations.
+// [AppendObs] and [Where] read the bytes and the places of an [Encoded]
+// container's observations, with a fallback for any container of []byte.
 //
 // # Panics
 //

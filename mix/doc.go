@@ -64,5 +64,7 @@
 // splits) and is a view of that container: a mix of parts of an array keeps the
 // array's gather kernel. [New] mixes any containers and is a view of their join
 // (transform.Join): batches are slices, read with one GetObsInto call per source
-// a batch touches.
+// a batch touches. A mix of container.Encoded sources (image files, RecordIO
+// records) is Encoded too: an image decoder reads its bytes with the sources'
+// AppendObs.
 package mix

@@ -68,6 +68,7 @@ func (r Rule) String() string {
 var (
 	_ container.IndexView[int, []int] = (*Mixed[int, []int])(nil)
 	_ container.Random[int, []int]    = (*Mixed[int, []int])(nil)
+	_ container.Encoded               = (*Mixed[[]byte, [][]byte])(nil)
 )
 
 // A Mixed is a container mixing the observations of several containers of one
@@ -282,6 +283,22 @@ func (m *Mixed[T, B]) at(i int) int {
 func (m *Mixed[T, B]) GetObs(i int) T {
 	container.CheckIndex("mix.Mixed.GetObs", i, m.s.total)
 	return m.src.GetObs(m.at(i))
+}
+
+// AppendObs appends the bytes of observation i of the mix to dst, read from
+// its source as container.AppendObs reads them (the source's AppendObs when it
+// has one: a mix of container.Encoded sources is Encoded). It panics as GetObs
+// does, and with a [*container.ArgError] when the observations are not []byte.
+func (m *Mixed[T, B]) AppendObs(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("mix.Mixed.AppendObs", i, m.s.total)
+	return container.AppendObs(m.src, dst, m.at(i))
+}
+
+// Where returns where observation i of the mix is stored, as its source says
+// (container.Where). It panics as GetObs does.
+func (m *Mixed[T, B]) Where(i int) string {
+	container.CheckIndex("mix.Mixed.Where", i, m.s.total)
+	return container.Where(m.src, m.at(i))
 }
 
 // GetObsInto gathers the observations at idx with one call of the source's

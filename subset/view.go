@@ -10,6 +10,7 @@ import (
 var (
 	_ container.IndexView[int, []int] = (*View[int, []int])(nil)
 	_ container.Random[int, []int]    = (*View[int, []int])(nil)
+	_ container.Encoded               = (*View[[]byte, [][]byte])(nil)
 )
 
 // A View is a lazy subset of a source container: observation i of the view is
@@ -25,7 +26,9 @@ var (
 // requested indices to source indices and gathers them with one call of the
 // source's GetObsInto, so a subset of an array batches with the array's gather
 // kernel. It is a [container.IndexView], so loops, label readers (tuples.Labels)
-// and conversions go straight to the source.
+// and conversions go straight to the source. A View of byte strings is a
+// [container.Encoded] container that reads its source's AppendObs, so an image
+// decoder reads a split part of image files into its reused buffer.
 type View[T, B any] struct {
 	src container.Batched[T, B]
 	n   int
@@ -134,6 +137,24 @@ func (v *View[T, B]) GetObsRandInto(dst B, idx []int, r container.ObsRand) B {
 	dst = container.GetObsRandInto(v.src, dst, *p, r)
 	indexbuf.Put(p)
 	return dst
+}
+
+// AppendObs appends the bytes of observation i of the view to dst: those of
+// observation Index(i) of the source, read by the source's AppendObs when it
+// has one and by its GetObs otherwise (container.AppendObs). It returns the
+// source's error, and panics with a [*container.IndexError] when i is out of
+// range and with a [*container.ArgError] when the observations are not []byte.
+func (v *View[T, B]) AppendObs(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("subset.View.AppendObs", i, v.n)
+	return container.AppendObs(v.src, dst, v.at(i))
+}
+
+// Where returns where observation i of the view is stored, as the source says
+// of observation Index(i) (container.Where): "" when the source cannot say. It
+// panics with a [*container.IndexError] when i is out of range.
+func (v *View[T, B]) Where(i int) string {
+	container.CheckIndex("subset.View.Where", i, v.n)
+	return container.Where(v.src, v.at(i))
 }
 
 // MapIndices writes the source indices of the view indices idx into dst, reusing

@@ -18,6 +18,14 @@
 //   - [Windows] turns a sequence into its complete sliding windows of a size and
 //     a stride; each window is a batch of the sequence.
 //
+// # Encoded sources
+//
+// Filters, groups and joins keep the values of their sources, and so a
+// source's container.Encoded ability, its bytes read into a caller's buffer: a
+// join of RecordIO files, or of image folders, is one Encoded container whose
+// read errors name the part's file. Maps and windows compute new values and do
+// not keep it; container.AppendObs reads them through their GetObs.
+//
 // # Labels
 //
 // Labels are typed: a container is labeled when its observations are

@@ -8,7 +8,10 @@ import (
 	"github.com/obskit/obskit/internal/indexbuf"
 )
 
-var _ container.Random[int, []int] = (*Joined[int])(nil)
+var (
+	_ container.Random[int, []int] = (*Joined[int])(nil)
+	_ container.Encoded            = (*Joined[[]byte])(nil)
+)
 
 // Joined is the concatenation of containers of one observation type
 // (MLUtils.joinobs). Build one with [Join].
@@ -53,12 +56,26 @@ func Join[T any](parts ...container.Container[T]) *Joined[T] {
 }
 
 func (j *Joined[T]) add(p container.Container[T], n int) {
-	_, random := p.(interface {
-		GetObsRand(int, container.ObsRand) T
-	})
-	j.random = append(j.random, random)
+	j.random = append(j.random, draws(p))
 	j.parts = append(j.parts, p)
 	j.start = append(j.start, j.start[len(j.start)-1]+n)
+}
+
+// draws reports whether part p may draw per observation: it has GetObsRand
+// and, when it is a view with slice batches, its source has too (a view of a
+// container that does not draw has the method only to pass randomness on).
+func draws[T any](p container.Container[T]) bool {
+	type random interface {
+		GetObsRand(int, container.ObsRand) T
+	}
+	if _, ok := p.(random); !ok {
+		return false
+	}
+	if v, ok := p.(container.IndexView[T, []T]); ok {
+		_, ok := v.Source().(random)
+		return ok
+	}
+	return true
 }
 
 // Nobs returns the total number of observations of the parts.
@@ -88,6 +105,32 @@ func (j *Joined[T]) GetObs(i int) T {
 		return container.GetObsRand(j.parts[p], k, container.ObsRand{}.Stream(uint64(p)))
 	}
 	return j.parts[p].GetObs(k)
+}
+
+// AppendObs appends the bytes of observation i to dst: observation i-start
+// of the part holding i, read by the part's AppendObs when it has one
+// (container.AppendObs), so that a join of container.Encoded parts (several
+// RecordIO files, image folders, views of them) is Encoded, its errors naming
+// the part's file. A part that draws per observation is read as GetObs reads
+// it. It panics as GetObs does, and with a [*container.ArgError] when the
+// observations are not []byte.
+func (j *Joined[T]) AppendObs(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("transform.Joined.AppendObs", i, j.Nobs())
+	p, k := j.locate(i)
+	if j.random[p] {
+		if b, ok := any(j.GetObs(i)).([]byte); ok {
+			return append(dst, b...), nil
+		}
+	}
+	return container.AppendObs(j.parts[p], dst, k)
+}
+
+// Where returns where observation i is stored, as the part holding it says
+// (container.Where). It panics as GetObs does.
+func (j *Joined[T]) Where(i int) string {
+	container.CheckIndex("transform.Joined.Where", i, j.Nobs())
+	p, k := j.locate(i)
+	return container.Where(j.parts[p], k)
 }
 
 // Parts returns the parts of the join, flattened, in order. The slice is newly

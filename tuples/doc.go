@@ -35,7 +35,13 @@
 // resampling (package subset) and balanced sampling (package eachobs) accept a
 // [Tuple2] and any view of one, and refuse at compile time a container without
 // labels. [Labels] reads the labels of any labeled container, without gathering
-// the features when it is a Tuple2 or a view of one.
+// the features when it is a Tuple2 or a view of one. [Features] is the other
+// half: the features of labeled data as a container, the X member itself for a
+// Tuple2 and that member read at a view's indices for a view of one, so that
+// what the member can do stays in reach (an image decoder reads the encoded
+// images of a split part through their container.Encoded ability).
+// A tuple itself is not container.Encoded, even with an Encoded member: its
+// observations are pairs, not bytes.
 //
 // The labels must be plain ordered values (integers, floats, strings). A rank-1
 // array of labels, as npy.Load or npy.Open returns one, is a container of arrays,

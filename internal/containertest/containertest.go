@@ -5,7 +5,9 @@
 // concurrent readers do not interfere; GetObsInto leaves the index list as it
 // found it; an IndexView's mapped index leads to the same observation; a Random
 // container's draws agree between GetObsRand and GetObsRandInto and are its
-// GetObs and GetObsInto with the zero ObsRand.
+// GetObs and GetObsInto with the zero ObsRand; an Encoded container's
+// AppendObs appends GetObs's bytes to a caller's buffer, from several
+// goroutines at once, and panics as GetObs does out of range.
 package containertest
 
 import (
@@ -134,6 +136,10 @@ func Run[T, B any](t *testing.T, c container.Batched[T, B], cfg Config[T, B]) {
 
 	if rc, ok := any(c).(container.Random[T, B]); ok {
 		t.Run("Random", func(t *testing.T) { checkRandom(t, rc, cfg, visit, lists) })
+	}
+
+	if e, ok := any(c).(container.Encoded); ok {
+		t.Run("Encoded", func(t *testing.T) { checkEncoded(t, e, visit) })
 	}
 
 	if v, ok := any(c).(container.IndexView[T, B]); ok {
