@@ -121,7 +121,7 @@ func BenchmarkScan(b *testing.B) {
 }
 
 // BenchmarkRandom reads records in a random order by key, through the index,
-// MB/s of payload: a mapped File (Find and AppendRecord) beside copy() of the
+// MB/s of payload: a mapped File (Find and AppendObs) beside copy() of the
 // same byte ranges of the mapping, and a File reading an *os.File with ReadAt
 // beside plain ReadAt calls of the same ranges.
 func BenchmarkRandom(b *testing.B) {
@@ -152,7 +152,7 @@ func BenchmarkRandom(b *testing.B) {
 		}{
 			{"mapped/File", func(dst []byte, key int) []byte {
 				i, _ := mapped.Find(int64(key))
-				dst, err := mapped.AppendRecord(dst[:0], i)
+				dst, err := mapped.AppendObs(dst[:0], i)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -164,7 +164,7 @@ func BenchmarkRandom(b *testing.B) {
 			}},
 			{"ReadAt/File", func(dst []byte, key int) []byte {
 				i, _ := viaReadAt.Find(int64(key))
-				dst, err := viaReadAt.AppendRecord(dst[:0], i)
+				dst, err := viaReadAt.AppendObs(dst[:0], i)
 				if err != nil {
 					b.Fatal(err)
 				}

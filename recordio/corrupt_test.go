@@ -240,17 +240,17 @@ func TestCorruptIndex(t *testing.T) {
 		if got := f.GetObs(0); string(got) != "record_3" {
 			t.Errorf("GetObs(0) = %q, want record_3", got)
 		}
-		_, err = f.AppendRecord(nil, 1)
+		_, err = f.AppendObs(nil, 1)
 		if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "recordio: "+rec) {
-			t.Errorf("offset %d: AppendRecord: %v, want an ErrFormat naming %s and saying %q", c.off, err, rec, c.want)
+			t.Errorf("offset %d: AppendObs: %v, want an ErrFormat naming %s and saying %q", c.off, err, rec, c.want)
 		}
 		p := recovered(func() { f.GetObs(1) })
 		if e, ok := p.(error); !ok || e.Error() != err.Error() {
-			t.Errorf("offset %d: GetObs panicked with %v, want the error of AppendRecord", c.off, p)
+			t.Errorf("offset %d: GetObs panicked with %v, want the error of AppendObs", c.off, p)
 		}
 		p = recovered(func() { f.GetObsInto(nil, []int{0, 1}) })
 		if e, ok := p.(error); !ok || !errors.Is(e, ErrFormat) {
-			t.Errorf("offset %d: GetObsInto panicked with %v, want the error of AppendRecord", c.off, p)
+			t.Errorf("offset %d: GetObsInto panicked with %v, want the error of AppendObs", c.off, p)
 		}
 	}
 }

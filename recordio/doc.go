@@ -43,7 +43,12 @@
 // Reads copy each payload out: a record in one part is one copy from the
 // mapping (or one ReadAt), a split record one copy per part. A File is a
 // container like any other: subsets, shuffles, splits, batch loops and
-// partitions of the kit apply to it unchanged.
+// partitions of the kit apply to it unchanged. It is a container.Encoded:
+// [File.AppendObs] reads a record into a buffer the caller reuses, returning
+// the error GetObs would panic with, and [File.Where] names a record's file,
+// key and offset; the kit's views of a File keep both, and several files are
+// read as one container by their join (transform.Join), whose errors name the
+// file of the record.
 //
 // # Image records
 //
@@ -84,10 +89,11 @@
 // Opening with an index checks that every offset lies in the file, which costs
 // nothing; whether a record starts at an offset is found when that record is
 // read, so that opening a large file costs no reading. A read that fails then
-// returns the error from [File.AppendRecord], and panics with it from GetObs and
+// returns the error from [File.AppendObs], and panics with it from GetObs and
 // GetObsInto (which return no error): the loops deliver it as a
 // *container.PanicError. The error names the file, the record's key and the
-// offset.
+// offset, whether the bytes are not a record, the mapping lost its pages or
+// the io.ReaderAt of [NewFile] failed.
 //
 // No length read from a file is trusted for memory: [File] checks every length
 // against the file's size before it copies, and [Reader] grows its memory with

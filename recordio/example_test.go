@@ -94,3 +94,24 @@ func ExampleUnpack() {
 	// flag 0 id 7 labels [3] image "\xff\xd8..."
 	// flag 2 id 8 labels [1 0.5] image "\xff\xd8..."
 }
+
+// AppendObs reads records into one reused buffer and returns an error, where
+// GetObs panics, naming the file, the record and its offset; Where names a
+// record the same way for messages of the caller's own.
+func ExampleFile_AppendObs() {
+	f, err := recordio.Open("testdata/raw.rec", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var buf []byte
+	for i := range 3 {
+		if buf, err = f.AppendObs(buf[:0], i); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s: %q\n", f.Where(i), buf)
+	}
+	// Output:
+	// testdata/raw.rec: record of key 0 at offset 0: "record_0"
+	// testdata/raw.rec: record of key 1 at offset 16: "record_1"
+	// testdata/raw.rec: record of key 2 at offset 32: "record_2"
+}

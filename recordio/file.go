@@ -8,13 +8,14 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/internal/mmap"
 )
 
-var _ container.Batched[[]byte, [][]byte] = (*File)(nil)
+var _ container.Encoded = (*File)(nil)
 
 // A File is a RecordIO file opened for random access, and a container of its
 // records: observation i is the payload of record i, in the order of the file,
@@ -27,9 +28,13 @@ var _ container.Batched[[]byte, [][]byte] = (*File)(nil)
 // index. Partition a File by records with subset.Partition, as every
 // container; see the package documentation for how MXNet partitions.
 //
-// Reads copy the records out: a File hands out no memory of its own. A File
-// has nothing to close: [Open]'s mapping is released once the File is
-// unreachable, and [NewFile]'s io.ReaderAt is the caller's.
+// Reads copy the records out: a File hands out no memory of its own. It is a
+// container.Encoded: [File.AppendObs] reads a record into a buffer the caller
+// reuses and returns an error where GetObs panics, and [File.Where] names a
+// record's file, key and offset. Several files read as one container are
+// their join (transform.Join), which keeps both. A File has nothing to close:
+// [Open]'s mapping is released once the File is unreachable, and [NewFile]'s
+// io.ReaderAt is the caller's.
 type File struct {
 	name   string
 	size   int64
@@ -201,12 +206,11 @@ func (f *File) Index() Index {
 
 // GetObs returns the payload of record i in new memory (an empty record is an
 // empty, non-nil slice). It panics with a *container.IndexError when i is out
-// of range, and with an error wrapping [ErrFormat] naming the file, the record's
-// key and offset when the bytes there are not a valid record (see
-// [File.AppendRecord], which returns the error instead).
+// of range, and with the error of [File.AppendObs] when the record cannot be
+// read.
 func (f *File) GetObs(i int) []byte {
 	container.CheckIndex("recordio.File.GetObs", i, len(f.offs))
-	b, err := f.AppendRecord(nil, i)
+	b, err := f.appendObs(nil, i, MaxSize)
 	if err != nil {
 		panic(err)
 	}
@@ -222,11 +226,8 @@ func (f *File) GetObs(i int) []byte {
 func (f *File) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	container.CheckIndices("recordio.File.GetObsInto", idx, len(f.offs))
 	dst = container.Resize(dst, len(idx))
-	if f.region != nil {
-		defer f.region.Recover(f.region.Guard())
-	}
 	for j, i := range idx {
-		b, err := f.appendRecord(dst[j][:0], i, MaxSize)
+		b, err := f.appendObs(dst[j][:0], i, MaxSize)
 		if err != nil {
 			panic(err)
 		}
@@ -235,33 +236,72 @@ func (f *File) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	return dst
 }
 
-// AppendRecord appends the payload of record i to dst and returns the extended
-// slice, or dst and an error: one wrapping [ErrFormat] that names the file, the
-// record's key and its offset when the bytes there are not a valid record (no
-// magic number, a part flagged as the middle or end of a split record, a length
-// past the end of the file, a split record cut short), one wrapping [ErrFault]
-// when the mapped file lost the pages. It panics with a *container.IndexError when i is out of range.
-func (f *File) AppendRecord(dst []byte, i int) (b []byte, err error) {
+// AppendObs appends the payload of record i to dst and returns the extended
+// slice, or dst and an error that names the file, the record's key and its
+// offset: one wrapping [ErrFormat] when the bytes there are not a valid record
+// (no magic number, a part flagged as the middle or end of a split record, a
+// length past the end of the file, a split record cut short), one wrapping
+// [ErrFault] when the mapped file lost the pages, or the error of the
+// io.ReaderAt of [NewFile]. It panics with a *container.IndexError when i is
+// out of range. It does not retain dst, and is safe to call from several
+// goroutines at once (see container.Encoded).
+func (f *File) AppendObs(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("recordio.File.AppendObs", i, len(f.offs))
+	return f.appendObs(dst, i, MaxSize)
+}
+
+// AppendRecord is [File.AppendObs].
+//
+// Deprecated: use [File.AppendObs], the method of container.Encoded.
+func (f *File) AppendRecord(dst []byte, i int) ([]byte, error) {
 	container.CheckIndex("recordio.File.AppendRecord", i, len(f.offs))
-	if f.region != nil {
-		defer f.region.RecoverError(f.region.Guard(), &err)
-	}
-	return f.appendRecord(dst, i, MaxSize)
+	return f.appendObs(dst, i, MaxSize)
 }
 
 // AppendPrefix appends the first n bytes of the payload of record i to dst
 // (all of it when it is shorter) and returns the extended slice: the header
 // of an image record without its image, for example. It reads the headers of
 // the record's parts and the n bytes only, and returns the errors of
-// [File.AppendRecord]. It panics with a *container.IndexError when i is out of
+// [File.AppendObs]. It panics with a *container.IndexError when i is out of
 // range and with a *container.ArgError when n is negative.
-func (f *File) AppendPrefix(dst []byte, i, n int) (b []byte, err error) {
+func (f *File) AppendPrefix(dst []byte, i, n int) ([]byte, error) {
 	container.CheckIndex("recordio.File.AppendPrefix", i, len(f.offs))
 	container.CheckArg(n >= 0, "recordio.File.AppendPrefix", "n", n, "n >= 0")
+	return f.appendObs(dst, i, n)
+}
+
+// Where returns where record i is stored, for messages: "train.rec: record of
+// key 7 at offset 1024". It panics with a *container.IndexError when i is out
+// of range.
+func (f *File) Where(i int) string {
+	container.CheckIndex("recordio.File.Where", i, len(f.offs))
+	return f.name + ": " + f.record(i) + " at offset " + strconv.FormatInt(f.offs[i], 10)
+}
+
+// record names record i in errors.
+func (f *File) record(i int) string { return "record of key " + strconv.FormatInt(f.Key(i), 10) }
+
+// appendObs is AppendObs of a checked i, the first limit bytes of the
+// payload: a fault of the mapping becomes an error that names the record.
+func (f *File) appendObs(dst []byte, i, limit int) ([]byte, error) {
+	b, err := f.guarded(dst, i, limit)
+	if err == nil {
+		return b, nil
+	}
+	if fe := (*mmap.FaultError)(nil); errors.As(err, &fe) {
+		err = fmt.Errorf("%w (reading the %s at offset %d)", err, f.record(i), f.offs[i])
+	}
+	return b, err
+}
+
+// guarded is appendRecord with the faults of the mapping returned as errors;
+// it returns dst's bytes alone after a fault.
+func (f *File) guarded(dst []byte, i, limit int) (b []byte, err error) {
 	if f.region != nil {
 		defer f.region.RecoverError(f.region.Guard(), &err)
 	}
-	return f.appendRecord(dst, i, n)
+	b = dst
+	return f.appendRecord(dst, i, limit)
 }
 
 // appendRecord is AppendRecord without the checks of i and of faults: it
@@ -285,14 +325,18 @@ func (f *File) appendRecord(dst []byte, i, limit int) ([]byte, error) {
 	case f.ra != nil && limit >= MaxSize:
 		var ok bool
 		var err error
-		if dst, ok, err = f.readWhole(dst, i); ok || err != nil {
-			return dst, err
+		if dst, ok, err = f.readWhole(dst, i); ok {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, f.fail(err, i)
 		}
 	}
 	end, n, err := f.span(off)
 	if err != nil {
 		return dst, f.fail(err, i)
 	}
+	start := len(dst)
 	dst = slices.Grow(dst, min(int(n), limit))
 	if dst == nil {
 		dst = []byte{}
@@ -300,7 +344,7 @@ func (f *File) appendRecord(dst []byte, i, limit int) ([]byte, error) {
 	for left := limit; off < end && left > 0; {
 		flag, k, err := f.header(off)
 		if err != nil {
-			return dst, f.fail(err, i)
+			return dst[:start], f.fail(err, i)
 		}
 		if flag == middle || flag == last {
 			m := min(4, left)
@@ -310,7 +354,7 @@ func (f *File) appendRecord(dst []byte, i, limit int) ([]byte, error) {
 		at, m := len(dst), min(int(k), left)
 		dst = dst[:at+m]
 		if err := f.read(dst[at:], off+headerSize); err != nil {
-			return dst[:at], err
+			return dst[:start], f.fail(err, i)
 		}
 		left -= m
 		off += headerSize + pad4(int64(k))
@@ -341,7 +385,7 @@ func (f *File) readWhole(dst []byte, i int) ([]byte, bool, error) {
 	dst = slices.Grow(dst, span)
 	b := dst[at : at+span]
 	if err := f.read(b, off); err != nil {
-		return dst, false, err
+		return dst[:at], false, err
 	}
 	w := 0 // bytes of payload so far, moved to the front of b; always <= r
 	for r, k := 0, 0; ; k++ {
@@ -376,18 +420,22 @@ func bad(eof bool, msg string, args ...any) error {
 	return &badBytes{msg: fmt.Sprintf(msg, args...), eof: eof}
 }
 
-// fail reports an error of span or header about record i (-1 during a scan):
-// a badBytes becomes an error wrapping ErrFormat that names the file and, for
-// an indexed record, its key; other errors (of reading) are returned as they
-// are.
+// fail reports an error of reading record i (-1 during a scan) with the name
+// of the file and the record: a badBytes becomes an error wrapping ErrFormat
+// (and io.ErrUnexpectedEOF for a file that ends too early); an error of the
+// io.ReaderAt is wrapped as it is. The message names the record's offset or
+// the offset of the bytes read.
 func (f *File) fail(err error, i int) error {
 	var b *badBytes
 	if !errors.As(err, &b) {
-		return err
+		if i >= 0 {
+			return fmt.Errorf("recordio: %s: %s: %w", f.name, f.record(i), err)
+		}
+		return format.Wrap(f.name, err)
 	}
 	msg := b.msg
-	if i >= 0 && f.keys != nil {
-		msg = fmt.Sprintf("record of key %d: %s", f.keys[i], msg)
+	if i >= 0 {
+		msg = f.record(i) + ": " + msg
 	}
 	if b.eof {
 		return truncated(f.name, "%s", msg)
@@ -467,7 +515,7 @@ var magicBytes = binary.LittleEndian.AppendUint32(nil, Magic)
 var headers = sync.Pool{New: func() any { return new([headerSize]byte) }}
 
 // read fills p from the file at off, which the caller has checked lies within
-// it.
+// it. Its error names the offset; [File.fail] adds the file and the record.
 func (f *File) read(p []byte, off int64) error {
 	switch {
 	case f.data != nil:
@@ -485,7 +533,7 @@ func (f *File) read(p []byte, off int64) error {
 		case err == nil || err == io.EOF:
 			err = io.ErrUnexpectedEOF
 		}
-		return format.Wrap(f.name, fmt.Errorf("reading %d bytes at offset %d: %w", len(p), off, err))
+		return fmt.Errorf("reading %d bytes at offset %d: %w", len(p), off, err) // named by fail
 	}
 	panic("recordio: File without a source") // cannot happen: Open and NewFile set one
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -261,8 +262,8 @@ func TestPartition(t *testing.T) {
 }
 
 // TestTruncatedAfterOpen shrinks a mapped file and reads a record it lost:
-// the read panics with an error wrapping ErrFault naming the file, and
-// AppendRecord returns it.
+// AppendObs returns an error wrapping ErrFault that names the file, the record
+// and its offset, and dst's bytes alone; GetObs and GetObsInto panic with it.
 func TestTruncatedAfterOpen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 4))
 	b, _ := encode(t, randomRecords(rng, 8, 10000))
@@ -278,14 +279,18 @@ func TestTruncatedAfterOpen(t *testing.T) {
 	if f.Offset(last) < 8192 {
 		t.Fatalf("the last record starts at %d, not past the truncated pages", f.Offset(last))
 	}
-	_, err = f.AppendRecord(nil, last)
-	if !errors.Is(err, ErrFault) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("AppendRecord of a lost page: %v, want ErrFault naming %s", err, path)
+	got, err := f.AppendObs([]byte("kept"), last)
+	where := fmt.Sprintf("record of key %d at offset %d", last, f.Offset(last))
+	if !errors.Is(err, ErrFault) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), where) {
+		t.Fatalf("AppendObs of a lost page: %v, want ErrFault naming %s and the %s", err, path, where)
+	}
+	if string(got) != "kept" {
+		t.Errorf("AppendObs(\"kept\", _) of a lost page returned %q, want dst's bytes alone", got)
 	}
 	for _, read := range []func(){func() { f.GetObs(last) }, func() { f.GetObsInto(nil, []int{0, last}) }} {
 		e, _ := recovered(read).(error)
-		if !errors.Is(e, ErrFault) || !strings.Contains(e.Error(), path) {
-			t.Errorf("read of a lost page panicked with %v, want ErrFault naming %s", e, path)
+		if !errors.Is(e, ErrFault) || e.Error() != err.Error() {
+			t.Errorf("read of a lost page panicked with %v, want the error of AppendObs", e)
 		}
 	}
 }
