@@ -28,7 +28,6 @@ import (
 type plan struct {
 	rng       *rand.Rand
 	workers   int
-	depth     int
 	unordered bool // the pipeline holds an unordered map: compare as multisets
 	desc      []string
 }
