@@ -9,6 +9,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
+
+	"github.com/obskit/obskit/columnar/internal/zstdframe"
 )
 
 // decode returns the buffers of a batch: slices of the mapping for an
@@ -53,6 +55,19 @@ var zstdDecoder = func() *zstd.Decoder {
 // maxBuffer bounds the decompressed size of one buffer, 1 GiB.
 const maxBuffer = 1 << 30
 
+// maxRatio returns the most bytes a codec can make of one compressed byte,
+// which bounds the length a compressed buffer may declare: an LZ4 sequence
+// adds at most 255 bytes of match a byte; a ZSTD block of 3 header bytes and
+// one byte repeats it up to 128 KiB. ratioSlack covers the frames' headers.
+func maxRatio(codec int8) int64 {
+	if codec == 1 {
+		return 128 << 10 / 4
+	}
+	return 256
+}
+
+const ratioSlack = 1 << 10
+
 var lz4Readers = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
 
 // decompress decompresses src, which must hold exactly n bytes. A length
@@ -63,6 +78,10 @@ func decompress(codec int8, src []byte, n int64) ([]byte, error) {
 		return nil, fmt.Errorf("uncompressed length %d outside [0, %d]", n, maxBuffer)
 	}
 	if codec == 1 {
+		// DecodeAll allocates the content size a frame header declares.
+		if err := zstdframe.Check(src, uint64(n)); err != nil {
+			return nil, err
+		}
 		out, err := zstdDecoder.DecodeAll(src, make([]byte, 0, min(n, 1<<20)))
 		if err != nil {
 			return nil, err

@@ -149,11 +149,12 @@ func Numbers[E arraycontainer.Number](f *File, name string, opts ...Option) (*co
 	}
 	fd := f.fields[col]
 	lay := f.layouts[col]
+	// The values are the column's second buffer, or its child's.
 	t, width, shape := fd.Type, 1, []int{}
-	dataNode, dataBuf := lay.node, lay.buf+1
+	dataNode, dataBuf := lay.node, 1
 	if t.Kind == FixedSizeList {
 		t, width, shape = t.Elem.Type, t.Size, []int{t.Size}
-		dataNode, dataBuf = lay.node+1, lay.buf+2
+		dataNode, dataBuf = lay.node+1, 2
 	}
 	k, ok := storage(t)
 	if fd.Dict != nil || !ok || k != fileio.KindOf[E]() {
@@ -179,7 +180,7 @@ func Numbers[E arraycontainer.Number](f *File, name string, opts ...Option) (*co
 		if width > 0 && rows > math.MaxInt64/size/int64(width) {
 			return nil, f.errorf("column %q, batch %d: %d rows of %d values overflow", name, k, rows, width)
 		}
-		if have, need := f.bufferLen(b, dataBuf), rows*int64(width)*size; have < need {
+		if have, need := f.bufferLen(b, b.first[col]+dataBuf), rows*int64(width)*size; have < need {
 			return nil, f.errorf("column %q, batch %d: data buffer of %d bytes for %d values of %d bytes", name, k, have, rows*int64(width), size)
 		}
 	}
@@ -189,8 +190,8 @@ func Numbers[E arraycontainer.Number](f *File, name string, opts ...Option) (*co
 			return nil, err
 		}
 		b := f.batches[k]
-		rows := int(b.meta.length)
-		vals, err := view[E](f, name, k, bufs[dataBuf], rows*width)
+		rows, first := int(b.meta.length), b.first[col]
+		vals, err := view[E](f, name, k, bufs[first+dataBuf], rows*width)
 		if err != nil {
 			return nil, err
 		}
@@ -198,13 +199,13 @@ func Numbers[E arraycontainer.Number](f *File, name string, opts ...Option) (*co
 		if top.nulls == 0 && (dataNode == lay.node || vn.nulls == 0) {
 			return &columnar.Part[E]{Values: vals}, nil
 		}
-		topBits, err := f.bitmap(name, k, bufs[lay.buf], rows, top.nulls)
+		topBits, err := f.bitmap(name, k, bufs[first], rows, top.nulls)
 		if err != nil {
 			return nil, err
 		}
 		var valBits []byte
 		if dataNode != lay.node {
-			if valBits, err = f.bitmap(name, k, bufs[lay.buf+1], rows*width, vn.nulls); err != nil {
+			if valBits, err = f.bitmap(name, k, bufs[first+1], rows*width, vn.nulls); err != nil {
 				return nil, err
 			}
 		}
@@ -332,16 +333,16 @@ func Lists[E arraycontainer.Number](f *File, name string, opts ...Option) (*colu
 			return nil, err
 		}
 		b := f.batches[k]
-		rows, vn := int(b.meta.length), b.meta.nodes[lay.node+1]
-		vals, err := view[E](f, name, k, bufs[lay.buf+3], int(vn.length))
+		rows, vn, first := int(b.meta.length), b.meta.nodes[lay.node+1], b.first[col]
+		vals, err := view[E](f, name, k, bufs[first+3], int(vn.length))
 		if err != nil {
 			return nil, err
 		}
 		p := &columnar.Part[E]{Values: vals}
-		if p.Off32, p.Off64, err = f.offsets(name, k, bufs[lay.buf+1], rows, large, len(vals)); err != nil {
+		if p.Off32, p.Off64, err = f.offsets(name, k, bufs[first+1], rows, large, len(vals)); err != nil {
 			return nil, err
 		}
-		if p.Valid, err = f.bitmap(name, k, bufs[lay.buf], rows, b.meta.nodes[lay.node].nulls); err != nil {
+		if p.Valid, err = f.bitmap(name, k, bufs[first], rows, b.meta.nodes[lay.node].nulls); err != nil {
 			return nil, err
 		}
 		if p.Valid != nil {
@@ -349,7 +350,7 @@ func Lists[E arraycontainer.Number](f *File, name string, opts ...Option) (*colu
 			p = emptyNulls(p, rows)
 		}
 		if vn.nulls > 0 {
-			bits, err := f.bitmap(name, k, bufs[lay.buf+2], len(vals), vn.nulls)
+			bits, err := f.bitmap(name, k, bufs[first+2], len(vals), vn.nulls)
 			if err != nil {
 				return nil, err
 			}
@@ -457,20 +458,20 @@ func Strings(f *File, name string, opts ...Option) (*columnar.Strings, error) {
 			return nil, err
 		}
 		b := f.batches[k]
-		rows, nd := int(b.meta.length), b.meta.nodes[lay.node]
+		rows, nd, first := int(b.meta.length), b.meta.nodes[lay.node], b.first[col]
 		p := &columnar.Part[byte]{}
-		if p.Valid, err = f.bitmap(name, k, bufs[lay.buf], rows, nd.nulls); err != nil {
+		if p.Valid, err = f.bitmap(name, k, bufs[first], rows, nd.nulls); err != nil {
 			return nil, err
 		}
 		if dictPart != nil {
-			if p.Keys, err = keys(f, name, k, *fd.Dict, bufs[lay.buf+1], rows, p.Valid, dictPart); err != nil {
+			if p.Keys, err = keys(f, name, k, *fd.Dict, bufs[first+1], rows, p.Valid, dictPart); err != nil {
 				return nil, err
 			}
 			p.Dict = dictPart
 			return p, nil
 		}
-		p.Values = bufs[lay.buf+2]
-		if p.Off32, p.Off64, err = f.offsets(name, k, bufs[lay.buf+1], rows, large, len(p.Values)); err != nil {
+		p.Values = bufs[first+2]
+		if p.Off32, p.Off64, err = f.offsets(name, k, bufs[first+1], rows, large, len(p.Values)); err != nil {
 			return nil, err
 		}
 		if p.Valid != nil {
@@ -532,15 +533,17 @@ func keys(f *File, name string, k int, it Type, buf []byte, rows int, valid []by
 // when row i is null. It is read from the validity bitmaps into memory, one bool
 // a row (all true for a column without nulls); zip it beside a column read with
 // [Fill] or [NullEmpty] to keep the nulls explicit. It returns an error wrapping
-// [ErrColumn] or [ErrFormat].
+// [ErrColumn] or [ErrFormat], and one wrapping [ErrUnsupported] for a column
+// whose rows take no bytes of the file (of type null or run-end encoded, a
+// struct of such columns), whose row count the file's size does not bound.
 func Valid(f *File, name string) (container.Slice[bool], error) {
 	col, err := f.column(name)
 	if err != nil {
 		return nil, err
 	}
 	lay := f.layouts[col]
-	if f.fields[col].Type.Kind == Null {
-		return nil, f.colErr(name, ErrUnsupported, "a column of type null has no values")
+	if fd := f.fields[col]; !backed(fd) {
+		return nil, f.colErr(name, ErrUnsupported, "the rows of a %s column take no bytes of the file", fd.TypeString())
 	}
 	out := make([]bool, f.Nobs())
 	for k, b := range f.batches {
@@ -556,7 +559,7 @@ func Valid(f *File, name string) (container.Slice[bool], error) {
 		if err != nil {
 			return nil, err
 		}
-		bits, err := f.bitmap(name, k, bufs[lay.buf], rows, nd.nulls)
+		bits, err := f.bitmap(name, k, bufs[b.first[col]], rows, nd.nulls)
 		if err != nil {
 			return nil, err
 		}

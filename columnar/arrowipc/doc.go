@@ -44,7 +44,18 @@
 //
 // Data errors name the file and, where it helps, the column, the batch and the
 // byte: "arrowipc: x.arrow: malformed Arrow IPC file: message at byte 1032:
-// body of 4096 bytes past the end of the 2048-byte file". Every size read from
-// the file is checked against the file before it is used, and no allocation
-// follows a size the file claims without data behind it.
+// body of 4096 bytes past the end of the 2048-byte file". Every error of Open
+// starts with the package's name and names the file, a missing one included
+// ("arrowipc: open x.arrow: no such file or directory"), and a file of another
+// format is said to be one ("not an Arrow IPC file or stream: it starts with
+// ...").
+//
+// Every size read from the file is checked against the bytes that hold it
+// before anything is sized by it. Open checks each batch against the schema:
+// every column's rows are its batch's, every array's rows and nulls fit its
+// buffers (a validity bit, an offset, a value or an index a row), a child
+// array holds what its parent needs; a compressed buffer's declared length is
+// one its codec can make of its bytes, and a ZSTD frame may not declare more
+// than that length. A column whose rows take no bytes (of type null, or
+// run-end encoded) has as many rows as the file claims: [Valid] refuses it.
 package arrowipc

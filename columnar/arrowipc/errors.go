@@ -2,6 +2,8 @@ package arrowipc
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 
 	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/internal/fileio"
@@ -33,3 +35,14 @@ var (
 )
 
 var fmtErr = fileio.Format{Pkg: "arrowipc", Malformed: ErrFormat}
+
+// pathErr returns an error of the file system about path with the package's
+// prefix, naming the path once: "arrowipc: open x.arrow: no such file or
+// directory".
+func pathErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("arrowipc: %w", err)
+	}
+	return fmtErr.Wrap(path, err)
+}

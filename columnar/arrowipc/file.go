@@ -2,8 +2,10 @@ package arrowipc
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
-	"fmt"
+	"os"
+	"slices"
 
 	"github.com/obskit/obskit/columnar/internal/lru"
 	"github.com/obskit/obskit/internal/fileio"
@@ -35,11 +37,16 @@ type batch struct {
 	meta batchMeta
 	body []byte
 	off  int64 // of the body in the file, for errors
+	// first is the index of the first buffer of each column (of a record
+	// batch): the schema's layout shifted by the variadic buffers of view
+	// columns before it.
+	first []int
 }
 
 // A layout is where a top-level column's arrays sit in every batch: the index
-// of its first field node and of its first buffer.
-type layout struct{ node, buf int }
+// of its first field node (batch.first has the index of its first buffer,
+// which the variadic buffers of view columns shift from batch to batch).
+type layout struct{ node int }
 
 // A dict is a decoded dictionary: the values' field and their buffers.
 type dict struct {
@@ -103,18 +110,21 @@ func Open(path string, opts ...Option) (*File, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	osf, err := fmtErr.Open(path)
+	osf, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, pathErr(path, err)
 	}
 	defer osf.Close()
 	st, err := osf.Stat()
 	if err != nil {
-		return nil, fmtErr.Wrap(path, err)
+		return nil, pathErr(path, err)
+	}
+	if st.IsDir() {
+		return nil, fmtErr.Errorf(path, ErrFormat, "a directory, not an Arrow IPC file or stream")
 	}
 	r, err := mmap.Map(osf, st.Size(), "arrowipc", ErrFault)
 	if err != nil {
-		return nil, fmt.Errorf("arrowipc: %w", err)
+		return nil, pathErr(path, err)
 	}
 	f := &File{name: path, region: r, dicts: map[int64]*dict{}}
 	err = func() (err error) {
@@ -134,16 +144,37 @@ func Open(path string, opts ...Option) (*File, error) {
 	return f, nil
 }
 
-// read locates the schema, dictionaries and batches of the whole file data.
+// read locates the schema, dictionaries and batches of the whole file data,
+// after telling the format from its first bytes: "ARROW1" starts the file
+// format, a message (the continuation marker 0xFFFFFFFF, or before Arrow 0.15
+// the length of its metadata) the stream format.
 func (f *File) read(data []byte) error {
-	if len(data) >= 8 && bytes.Equal(data[:6], magic) {
+	switch {
+	case len(data) >= 8 && bytes.Equal(data[:6], magic):
 		return f.readFile(data)
-	}
-	if len(data) >= 6 && bytes.Equal(data[:5], magic[:5]) {
+	case len(data) >= 6 && bytes.Equal(data[:5], magic[:5]):
 		return f.errorf("bad magic %q", data[:6])
+	case len(data) == 0:
+		return f.errorf("not an Arrow IPC file or stream: the file is empty")
+	case len(data) >= 4 && bytes.Equal(data[:4], []byte("PAR1")):
+		return f.errorf("not an Arrow IPC file or stream but a Parquet file (package parquet reads it)")
+	case !streamStart(data):
+		return f.errorf("not an Arrow IPC file or stream: it starts with %q", data[:min(len(data), 8)])
 	}
 	f.stream = true
 	return f.readStream(data)
+}
+
+// streamStart reports whether data can start an Arrow IPC stream: with the
+// continuation marker, or with the length of a first message's metadata that
+// fits in the file (the format before Arrow 0.15), or with an end-of-stream
+// marker.
+func streamStart(data []byte) bool {
+	if len(data) < 4 {
+		return false
+	}
+	n := binary.LittleEndian.Uint32(data)
+	return n == 0xFFFFFFFF || int64(n) <= int64(len(data))-4
 }
 
 func (f *File) errorf(format string, args ...any) error {
@@ -240,21 +271,39 @@ func (f *File) readFile(data []byte) error {
 	if err := f.setSchema(fields, bigEnd); err != nil {
 		return err
 	}
-	for _, blocks := range [][]block{dicts, batches} {
-		for _, b := range blocks {
-			if b.off < 8 || b.off >= int64(n) || b.metaLen < 0 || b.bodyLen < 0 {
-				return f.errorf("footer: block at byte %d (metadata %d, body %d bytes) outside the %d-byte file", b.off, b.metaLen, b.bodyLen, n)
-			}
-			m, meta, body, _, err := f.message(data, int(b.off))
-			if err != nil {
-				return err
-			}
-			if meta == nil || m.kind == msgSchema {
-				return f.errorf("footer: block at byte %d is not a batch", b.off)
-			}
-			if err := f.addMessage(m, body, b.off); err != nil {
-				return err
-			}
+	// The messages are read in the order of the file, each after the end of
+	// the one before, so that a footer listing one message many times cannot
+	// make Open read (and allocate for) more metadata than the file holds;
+	// then recorded in the footer's order.
+	all := append(append([]block{}, dicts...), batches...)
+	order := make([]int, len(all))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(i, j int) int { return cmp.Compare(all[i].off, all[j].off) })
+	type read struct {
+		m    message
+		body []byte
+	}
+	msgs := make([]read, len(all))
+	end := int64(8)
+	for _, i := range order {
+		b := all[i]
+		if b.off < end || b.off >= int64(n) || b.metaLen < 0 || b.bodyLen < 0 {
+			return f.errorf("footer: block at byte %d (metadata %d, body %d bytes) outside the %d-byte file or overlapping the message before it, which ends at byte %d", b.off, b.metaLen, b.bodyLen, n, end)
+		}
+		m, meta, body, next, err := f.message(data, int(b.off))
+		if err != nil {
+			return err
+		}
+		if meta == nil || m.kind == msgSchema {
+			return f.errorf("footer: block at byte %d is not a batch", b.off)
+		}
+		msgs[i], end = read{m, body}, int64(next)
+	}
+	for i, b := range all {
+		if err := f.addMessage(msgs[i].m, msgs[i].body, b.off); err != nil {
+			return err
 		}
 	}
 	return f.finish()
@@ -265,33 +314,27 @@ func (f *File) setSchema(fields []Field, bigEnd bool) error {
 		return fmtErr.Errorf(f.name, ErrUnsupported, "the file is in the other byte order than this machine's")
 	}
 	f.fields = fields
-	node, buf := 0, 0
+	node := 0
 	for _, fd := range fields {
-		f.layouts = append(f.layouts, layout{node, buf})
-		dn, db := countArrays(fd)
-		node, buf = node+dn, buf+db
+		f.layouts = append(f.layouts, layout{node})
+		node += countNodes(fd)
 	}
 	return nil
 }
 
-// countArrays returns the number of field nodes and buffers of a field in a
-// record batch (not counting view columns' variadic buffers).
-func countArrays(fd Field) (nodes, bufs int) {
+// countNodes returns the number of field nodes of a field in a batch.
+func countNodes(fd Field) int {
 	if fd.Dict != nil {
-		return 1, 2
+		return 1
 	}
-	nodes, bufs = 1, buffersOf(fd.Type)
-	var kids []Field
+	n := 1
 	if fd.Type.Elem != nil {
-		kids = []Field{*fd.Type.Elem}
-	} else {
-		kids = fd.Type.Children
+		return n + countNodes(*fd.Type.Elem)
 	}
-	for _, c := range kids {
-		n, b := countArrays(c)
-		nodes, bufs = nodes+n, bufs+b
+	for _, c := range fd.Type.Children {
+		n += countNodes(c)
 	}
-	return nodes, bufs
+	return n
 }
 
 func buffersOf(t Type) int {
@@ -311,16 +354,19 @@ func buffersOf(t Type) int {
 	return 2
 }
 
-// addMessage records a record batch or decodes a dictionary batch.
+// addMessage records a record batch or decodes a dictionary batch, after
+// checking its buffers and field nodes.
 func (f *File) addMessage(m message, body []byte, off int64) error {
 	if err := f.checkBuffers(m.batch, body, off); err != nil {
 		return err
 	}
 	b := batch{meta: m.batch, body: body, off: off}
 	if m.kind == msgRecord {
-		if err := f.checkArrays("record batch", b, off, f.fields); err != nil {
+		first, err := f.checkArrays("record batch", b, off, f.fields)
+		if err != nil {
 			return err
 		}
+		b.first = first
 		f.batches = append(f.batches, b)
 		return nil
 	}
@@ -337,7 +383,7 @@ func (f *File) addMessage(m message, body []byte, off int64) error {
 		return f.errorf("dictionary batch at byte %d has id %d, which no column uses", off, m.dictID)
 	}
 	vf := Field{Name: fd.Name, Type: fd.Type, Nullable: fd.Nullable}
-	if err := f.checkArrays("dictionary batch", b, off, []Field{vf}); err != nil {
+	if _, err := f.checkArrays("dictionary batch", b, off, []Field{vf}); err != nil {
 		return err
 	}
 	bufs, err := f.decode(b)
@@ -348,26 +394,23 @@ func (f *File) addMessage(m message, body []byte, off int64) error {
 	return nil
 }
 
-// checkArrays checks that batch b (a "record batch" or a "dictionary batch" at
-// byte off) has the field nodes and buffers that fields need, so that readers
-// index them without checking.
-func (f *File) checkArrays(what string, b batch, off int64, fields []Field) error {
-	nodes, bufs := 0, 0
-	for _, fd := range fields {
-		dn, db := countArrays(fd)
-		nodes, bufs = nodes+dn, bufs+db
-	}
-	if len(b.meta.nodes) < nodes || len(b.meta.buffers) < bufs {
-		return f.errorf("%s at byte %d has %d field nodes and %d buffers, the schema needs %d and %d", what, off, len(b.meta.nodes), len(b.meta.buffers), nodes, bufs)
-	}
-	return nil
-}
-
-// checkBuffers checks that every buffer of a batch lies inside its body.
+// checkBuffers checks that every buffer of a batch lies inside its body and,
+// for a compressed batch, that the length its prefix declares is one its
+// compressed bytes can hold (see maxRatio).
 func (f *File) checkBuffers(m batchMeta, body []byte, off int64) error {
 	for k, s := range m.buffers {
 		if s.off < 0 || s.len < 0 || s.off > int64(len(body)) || s.len > int64(len(body))-s.off {
 			return f.errorf("batch at byte %d: buffer %d (offset %d, %d bytes) outside its %d-byte body", off, k, s.off, s.len, len(body))
+		}
+		if m.codec < 0 || s.len == 0 {
+			continue
+		}
+		if s.len < 8 {
+			return f.errorf("batch at byte %d: compressed buffer %d of %d bytes, shorter than its length prefix", off, k, s.len)
+		}
+		n := int64(binary.LittleEndian.Uint64(body[s.off:]))
+		if n != -1 && (n < 0 || n > min(maxBuffer, maxRatio(m.codec)*(s.len-8)+ratioSlack)) {
+			return f.errorf("batch at byte %d: buffer %d declares %d bytes uncompressed, more than %s can make of its %d", off, k, n, codecName(m.codec), s.len-8)
 		}
 	}
 	return nil

@@ -61,8 +61,8 @@ func (k Kind) String() string {
 // A Type is the type of a column.
 type Type struct {
 	Kind Kind
-	// Bits is the width of an Int (8, 16, 32, 64) or Float (16, 32, 64), and
-	// the byte width times 8 of a FixedSizeBinary.
+	// Bits is the width of an Int (8, 16, 32, 64), Float (16, 32, 64) or
+	// Time (32, 64), and the byte width times 8 of a FixedSizeBinary.
 	Bits   int
 	Signed bool // an Int is signed
 	// Unit is the unit of a Timestamp, Time, Duration or Date: "s", "ms", "us",
@@ -152,10 +152,16 @@ func unit(u int16) string {
 	return timeUnits[u]
 }
 
-// parseField reads a Field table.
-func parseField(t table, depth int) Field {
+// parseField reads a Field table. budget is the number of fields the
+// metadata can still hold: each field of a tree takes an entry of 4 bytes in
+// a vector, so a schema whose vectors point at one table many times (a
+// graph, not a tree) runs out of it rather than out of memory.
+func parseField(t table, depth int, budget *int) Field {
 	if depth > maxDepth {
 		fbFail("fields nested deeper than %d", maxDepth)
+	}
+	if *budget--; *budget < 0 {
+		fbFail("more fields than the %d-byte metadata holds", len(t.b))
 	}
 	f := Field{Name: t.string(0), Nullable: t.bool(1)}
 	tt, _ := t.table(3)
@@ -180,7 +186,9 @@ func parseField(t table, depth int) Field {
 	case Time, Duration:
 		ty.Unit = unit(tt.int16(0, 1))
 		if kind == Time {
-			ty.Bits = int(tt.int32(1, 32))
+			if ty.Bits = int(tt.int32(1, 32)); ty.Bits != 32 && ty.Bits != 64 {
+				fbFail("field %q: time of %d bits", f.Name, ty.Bits)
+			}
 		}
 	case Date:
 		ty.Unit = "day"
@@ -207,11 +215,11 @@ func parseField(t table, depth int) Field {
 		if len(children) != 1 {
 			fbFail("field %q: %s with %d children, want 1", f.Name, kind, len(children))
 		}
-		e := parseField(children[0], depth+1)
+		e := parseField(children[0], depth+1, budget)
 		ty.Elem = &e
 	default:
 		for _, c := range children {
-			ty.Children = append(ty.Children, parseField(c, depth+1))
+			ty.Children = append(ty.Children, parseField(c, depth+1, budget))
 		}
 	}
 	if d, ok := t.table(4); ok {
@@ -231,8 +239,9 @@ func parseField(t table, depth int) Field {
 // parseSchema reads a Schema table: its fields, and whether it is big-endian.
 func parseSchema(t table) (fields []Field, bigEndian bool) {
 	bigEndian = t.int16(0, 0) == 1
+	budget := len(t.b) / 4
 	for _, ft := range t.tables(1) {
-		fields = append(fields, parseField(ft, 0))
+		fields = append(fields, parseField(ft, 0, &budget))
 	}
 	return fields, bigEndian
 }

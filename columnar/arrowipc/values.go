@@ -28,7 +28,9 @@ func printable(fd Field) bool {
 	case Float:
 		return fd.Type.Bits != 16
 	case List, LargeList, FixedSizeList:
-		return fd.Dict == nil && printable(*fd.Type.Elem)
+		// A list of nulls is refused: its values take no bytes, so nothing
+		// bounds the memory a row of them would take.
+		return fd.Dict == nil && printable(*fd.Type.Elem) && backed(*fd.Type.Elem)
 	}
 	return false
 }
@@ -65,7 +67,7 @@ func (f *File) Row(i int, dst []any) (out []any, err error) {
 	out = dst[:0]
 	for c, fd := range f.fields {
 		lay := f.layouts[c]
-		v := f.value(fd, b, bufs, lay.node, lay.buf, i-f.starts[k], k)
+		v := f.value(fd, b, bufs, lay.node, b.first[c], i-f.starts[k], k)
 		out = append(out, v)
 	}
 	return out, nil

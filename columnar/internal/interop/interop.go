@@ -2,7 +2,9 @@
 // fixtures of testdata/interop, written by independent writers (apache-arrow,
 // parquet-wasm, DuckDB with gen.mjs; arrow-go with arrowgo/main.go for the
 // compressed Arrow files): the formula every row follows, the files
-// and where they are, and how to run the generator again.
+// and where they are, and how to run the generator again; and the damage the
+// tests do to files of every writer (bits flipped, files cut short) with the
+// measure of what a reader then allocates.
 package interop
 
 import (
