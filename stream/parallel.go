@@ -159,6 +159,7 @@ type parallelIter[T, U any] struct {
 	srcEnded bool          // the source has ended or failed
 	snapReq  atomic.Bool   // the consumer saved: snapshot at the next value
 	noSave   *state.Writer // the source cannot save: why (its writer's error)
+	w        state.Writer  // writes the snapshots
 
 	// The consumer.
 	base     []byte   // the source's records before value b
@@ -166,6 +167,7 @@ type parallelIter[T, U any] struct {
 	frontier int      // the first value not taken
 	taken    []int    // values after frontier taken (unordered), sorted
 	pending  []snapAt // snapshots of values taken ahead of the frontier (unordered)
+	spares   [][]byte // snapshot buffers to reuse (unordered)
 	srcErr   error    // unordered: the source's error, after every result
 	started  bool     // the base was taken
 }
@@ -213,9 +215,9 @@ func (it *parallelIter[T, U]) read(s *pslot[T, U]) bool {
 		}
 		s.in, s.k, s.err, s.srcErr, s.snapOK = v, k, nil, nil, false
 		if it.noSave == nil && (it.k-it.lastSnap >= snapEvery || it.snapReq.Swap(false) || !it.n.src.ordered()) {
-			w := state.Writer{B: s.snap[:0]}
-			it.src.save(&w)
-			s.snap, s.snapOK, it.lastSnap = w.B, w.Err() == nil, it.k
+			it.w = state.Writer{B: s.snap[:0]} // a field: a local would escape, an allocation per snapshot
+			it.src.save(&it.w)
+			s.snap, s.snapOK, it.lastSnap = it.w.B, it.w.Err() == nil, it.k
 		}
 		return true
 	}
@@ -268,18 +270,22 @@ func (it *parallelIter[T, U]) took(s *pslot[T, U]) {
 		it.taken = slices.Insert(it.taken, i, s.k)
 	} else {
 		it.frontier++
-		for len(it.taken) > 0 && it.taken[0] == it.frontier {
-			it.taken, it.frontier = it.taken[1:], it.frontier+1
+		n := 0
+		for n < len(it.taken) && it.taken[n] == it.frontier {
+			n, it.frontier = n+1, it.frontier+1
 		}
+		it.taken = slices.Delete(it.taken, 0, n) // in place: Insert reuses the room
 	}
 	if s.snapOK {
 		if j := s.k + 1; j <= it.frontier {
 			it.base, it.b = append(it.base[:0], s.snap...), j
 		} else {
-			it.pending = append(it.pending, snapAt{j, slices.Clone(s.snap)})
+			it.pending = append(it.pending, snapAt{j, append(it.spare(), s.snap...)})
 		}
 	}
-	// The newest pending snapshot at or before the frontier becomes the base.
+	// The newest pending snapshot at or before the frontier becomes the base;
+	// the snapshots it replaces are kept for reuse, so that a running pass
+	// allocates nothing.
 	best := -1
 	for i, p := range it.pending {
 		if p.k <= it.frontier && p.k > it.b && (best < 0 || p.k > it.pending[best].k) {
@@ -287,9 +293,29 @@ func (it *parallelIter[T, U]) took(s *pslot[T, U]) {
 		}
 	}
 	if best >= 0 {
+		it.spares = append(it.spares, it.base[:0])
 		it.base, it.b = it.pending[best].snap, it.pending[best].k
+		it.pending[best].snap = nil
 	}
-	it.pending = slices.DeleteFunc(it.pending, func(p snapAt) bool { return p.k <= it.b })
+	it.pending = slices.DeleteFunc(it.pending, func(p snapAt) bool {
+		if p.k > it.b {
+			return false
+		}
+		if p.snap != nil {
+			it.spares = append(it.spares, p.snap[:0])
+		}
+		return true
+	})
+}
+
+// spare returns an empty buffer for a snapshot, reused if one is kept.
+func (it *parallelIter[T, U]) spare() []byte {
+	if k := len(it.spares); k > 0 {
+		b := it.spares[k-1]
+		it.spares = it.spares[:k-1]
+		return b
+	}
+	return nil
 }
 
 func (it *parallelIter[T, U]) save(w *state.Writer) {
