@@ -190,7 +190,7 @@ func ioCounters() (readBytes, faults int64) {
 
 // BenchmarkLocality runs one epoch of a memory-mapped .npy file of 2 GiB (4 KiB
 // observations) per pass, in batches of 128, in a memory cgroup of 512 MiB,
-// with the two-level order (eachobs.ShuffleBlocks: blocks of 1024
+// with the two-level order (eachobs.ShuffleBlocksOf: blocks of 1024
 // observations, 4 MiB, shuffled within windows of 16 blocks, 64 MiB; the
 // mapping read ahead as the kernel does by default) and the full shuffle
 // (eachobs.Shuffle; the mapping advised MADV_RANDOM, its best case: one page
@@ -236,7 +236,7 @@ func BenchmarkLocality(b *testing.B) {
 		// the names of its metrics: read-MB, faults, pages/batch, regions/batch
 		metrics [4]string
 	}{
-		{"blocks", eachobs.ShuffleBlocks(5, localityBlock, localityWindow), unix.MADV_NORMAL, 100, stats{}, 0,
+		{"blocks", eachobs.ShuffleBlocksOf(5, localityBlock, localityWindow), unix.MADV_NORMAL, 100, stats{}, 0,
 			[4]string{"blocks-read-MB", "blocks-faults", "blocks-pages/batch", "blocks-regions/batch"}},
 		{"cipher", eachobs.Shuffle(5), unix.MADV_RANDOM, percent, stats{}, 0,
 			[4]string{"cipher-read-MB", "cipher-faults", "cipher-pages/batch", "cipher-regions/batch"}},

@@ -71,6 +71,14 @@
 // ability ([Encoded] lists them), so an image decoder reads a split part of an
 // image folder into its reused buffer without knowing any container type.
 //
+// [Blocked] is the one ability a loop's order reads: a container stored in
+// blocks read or decoded together (Parquet row groups, Arrow record batches,
+// shards) gives their starts, and eachobs.ShuffleBlocks shuffles the blocks and
+// the observations within windows of them, so that each block is decoded once
+// per epoch. Wrappers that keep observations in place (maps, conversions,
+// tuples, joins, views in order) keep the blocks; shuffled views, which
+// scatter them, have none.
+//
 // # Random observations
 //
 // [Random] is the one ability that adds an input: a container whose observations
@@ -91,6 +99,7 @@
 // observation, [Resize] reuses or allocates a slice for GetObsInto implementations.
 // [AppendObs] and [Where] read the bytes and the places of an [Encoded]
 // container's observations, with a fallback for any container of []byte.
+// [BlockStarts] reads a container's blocks, nil when it has none.
 //
 // # Panics
 //

@@ -23,10 +23,10 @@ func Scale[From arraycontainer.Number, To constraints.Float](c container.Batched
 	s, b := []float64{float64(scale)}, []float64{float64(shift)}
 	if a, ok := any(c).(*Arrays[To]); ok { // From is To: compose
 		if k, ok := a.k.then(s, b); ok {
-			return &Arrays[To]{k}
+			return &Arrays[To]{k: k, blocks: a.blocks}
 		}
 	}
-	return &Arrays[To]{newAffine[From, To](c, s, b)}
+	return &Arrays[To]{k: newAffine[From, To](c, s, b), blocks: container.BlockStarts(c)}
 }
 
 // Stats holds per-feature statistics of a container of arrays: the mean and the
@@ -149,8 +149,8 @@ func Standardize[E constraints.Float](c arraycontainer.Batched[E], st Stats[E]) 
 	}
 	if a, ok := c.(*Arrays[E]); ok {
 		if k, ok := a.k.then(scale, shift); ok {
-			return &Arrays[E]{k}, nil
+			return &Arrays[E]{k: k, blocks: a.blocks}, nil
 		}
 	}
-	return &Arrays[E]{newAffine[E, E](c, scale, shift)}, nil
+	return &Arrays[E]{k: newAffine[E, E](c, scale, shift), blocks: container.BlockStarts(c)}, nil
 }

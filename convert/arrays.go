@@ -19,7 +19,8 @@ var _ container.Random[*arraycontainer.Array[float32], *arraycontainer.Array[flo
 // allocation once warm. Like every container it is stateless and safe for
 // concurrent readers.
 type Arrays[E arraycontainer.Number] struct {
-	k kernel[E]
+	k      kernel[E]
+	blocks []int // the source's block starts, or nil
 }
 
 // kernel is what an Arrays computes.
@@ -38,6 +39,11 @@ type kernel[E arraycontainer.Number] interface {
 
 // Nobs returns the number of observations, the wrapped container's.
 func (a *Arrays[E]) Nobs() int { return a.k.nobs() }
+
+// BlockStarts returns the block starts of the wrapped container
+// (container.Blocked), or nil when it has no blocks: observation i is its
+// observation i, converted, in the same blocks.
+func (a *Arrays[E]) BlockStarts() []int { return a.blocks }
 
 // ObsShape returns the shape of one observation, newly allocated.
 func (a *Arrays[E]) ObsShape() []int {

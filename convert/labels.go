@@ -30,7 +30,7 @@ func OneHot[L constraints.Integer, To arraycontainer.Number](c container.Batched
 	}
 	k := &onehot[L, To]{src: c, n: c.Nobs(), classes: classes, hot: hot}
 	k.pool.New = func() any { return new(labelScratch[L]) }
-	return &Arrays[To]{k}, nil
+	return &Arrays[To]{k: k, blocks: container.BlockStarts(c)}, nil
 }
 
 type labelScratch[L any] struct {
@@ -75,6 +75,7 @@ type Scalars[To arraycontainer.Number] struct {
 	n      int
 	gather func(dst []To, idx []int, d draw) []To
 	get    func(i int, d draw) To
+	blocks []int // the source's block starts, or nil
 }
 
 // Cast returns the container of the values of c converted to To, for labels a
@@ -97,7 +98,8 @@ func Cast[To, From arraycontainer.Number](c container.Batched[From, []From]) (*S
 	}
 	pool := sync.Pool{New: func() any { return new([]From) }}
 	return &Scalars[To]{
-		n: c.Nobs(),
+		n:      c.Nobs(),
+		blocks: container.BlockStarts(c),
 		// Cast checked the values GetObs read when it wrapped c; a value read
 		// later is checked again, since c may have changed since (a reused
 		// slice, a file rewritten under its mapping), and a random source's
@@ -131,6 +133,10 @@ func Cast[To, From arraycontainer.Number](c container.Batched[From, []From]) (*S
 
 // Nobs returns the number of values.
 func (s *Scalars[To]) Nobs() int { return s.n }
+
+// BlockStarts returns the block starts of the wrapped container
+// (container.Blocked), or nil when it has no blocks.
+func (s *Scalars[To]) BlockStarts() []int { return s.blocks }
 
 // GetObs returns value i, converted. It panics with a [*container.IndexError]
 // when i is out of range.

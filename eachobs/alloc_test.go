@@ -78,14 +78,30 @@ func allocCases(t testing.TB) []allocCase {
 		caseOf("random map", noisy(n), size),
 		caseOf("subset of random container", subset.Range(containertest.NewDraws(n), 5, n), size),
 		caseOf("random member and labels", randomTuple, size),
+		// The two-level order resets its table of blocks from epoch to epoch.
+		caseWith("array in blocks of its own, ShuffleBlocks", blockedArray{x, blocksOf(n)}, size, eachobs.ShuffleBlocks(1, 3)),
+		caseWith("array, ShuffleBlocksOf", x, size, eachobs.ShuffleBlocksOf(1, 7, 3)),
 	}
 }
 
+// blockedArray is an array with blocks (container.Blocked).
+type blockedArray struct {
+	*arraycontainer.Array[float32]
+	starts []int
+}
+
+func (b blockedArray) BlockStarts() []int { return b.starts }
+
 func caseOf[T, B any](name string, c container.Batched[T, B], size int, extra ...eachobs.Option) allocCase {
+	return caseWith(name, c, size, eachobs.Shuffle(1), extra...)
+}
+
+// caseWith is caseOf with another shuffle option.
+func caseWith[T, B any](name string, c container.Batched[T, B], size int, shuffle eachobs.Option, extra ...eachobs.Option) allocCase {
 	return allocCase{
 		name: name,
 		stream: func(opts ...eachobs.Option) iter.Seq[struct{}] {
-			l := eachobs.NewLoader(c, size, append(append(opts, eachobs.Shuffle(1)), extra...)...)
+			l := eachobs.NewLoader(c, size, append(append(opts, shuffle), extra...)...)
 			seq, err := resume(l, start(l))
 			if err != nil {
 				panic(err)
@@ -161,9 +177,9 @@ func TestZeroAllocsBatches(t *testing.T) {
 
 // TestPermutationKept pins the O(n) memory of shuffled passes: a loop keeps the
 // permutation of a finished pass for the next one (as it keeps its batch
-// buffers), so ten steady-state passes over n observations allocate less than
-// one permutation of n ints. A loop that drew a new permutation per pass would
-// allocate ten.
+// buffers, and the table of blocks of ShuffleBlocks), so ten steady-state
+// passes over n observations allocate less than one permutation of n ints. A
+// loop that drew a new permutation per pass would allocate ten.
 func TestPermutationKept(t *testing.T) {
 	const n, size, passes = 1 << 14, 1 << 10, 10
 	c := container.FromSlice(iota(n))
@@ -182,6 +198,12 @@ func TestPermutationKept(t *testing.T) {
 		{"Batches", func() func(int) {
 			seq := eachobs.Batches(c, size, eachobs.Shuffle(1))
 			return func(int) { drain(seq) }
+		}()},
+		{"Loader.Epoch, ShuffleBlocks", func() func(int) {
+			// A table of len(starts) ints, n/2.6 here: ten tables would
+			// allocate more than n ints.
+			l := eachobs.NewLoader(blocked[int]{c, blocksOf(n)}, size, eachobs.ShuffleBlocks(1, 4))
+			return func(k int) { drain(l.Epoch(k)) }
 		}()},
 		{"Obs", func() func(int) {
 			seq := eachobs.Obs(c, eachobs.Shuffle(1))

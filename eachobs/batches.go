@@ -62,6 +62,7 @@ func Batches[T, B any](c container.Batched[T, B], size int, opts ...Option) iter
 // option does not apply.
 func Obs[T any](c container.Container[T], opts ...Option) iter.Seq2[int, T] {
 	cfg := newConfig("Obs", opts, optShuffle|optPrefetch|optWorkers|optPartition|optMeasure)
+	cfg.useBlocks("Obs", c, container.BlockStarts(c), c.Nobs())
 	get := func(s *step[T]) { s.data = c.GetObs(s.idx[0]) }
 	if rc, ok := c.(interface {
 		GetObsRand(int, container.ObsRand) T

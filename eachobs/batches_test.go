@@ -62,10 +62,21 @@ type orderOf struct {
 	name string // the Order of its positions
 	opt  func(seed uint64) eachobs.Option
 	perm func(n int, seed uint64, e int) []int
+	// nameOf gives the Order of a loop over n observations, when it depends
+	// on n.
+	nameOf func(n int) string
+}
+
+// order returns the Order of o's positions in a loop over n observations.
+func (o orderOf) order(n int) string {
+	if o.nameOf != nil {
+		return o.nameOf(n)
+	}
+	return o.name
 }
 
 var orders = []orderOf{
-	{"data", nil, func(n int, _ uint64, _ int) []int { return iota(n) }},
+	{"data", nil, func(n int, _ uint64, _ int) []int { return iota(n) }, nil},
 	{"cipher", eachobs.Shuffle, func(n int, seed uint64, e int) []int {
 		c := index.NewCipher(n, seed, e)
 		out := make([]int, n)
@@ -73,17 +84,28 @@ var orders = []orderOf{
 			out[i] = c.At(i)
 		}
 		return out
-	}},
+	}, nil},
 	{"perm", eachobs.ShufflePerm, func(n int, seed uint64, e int) []int {
 		return rand.New(rand.NewPCG(seed, uint64(e))).Perm(n)
-	}},
-	{"blocks 3x2", func(seed uint64) eachobs.Option { return eachobs.ShuffleBlocks(seed, 3, 2) }, func(n int, seed uint64, e int) []int {
+	}, nil},
+	{"blocks 3x2", func(seed uint64) eachobs.Option { return eachobs.ShuffleBlocksOf(seed, 3, 2) }, func(n int, seed uint64, e int) []int {
 		b := index.NewBlocks(n, 3, 2, seed, e)
 		out := make([]int, n)
 		for i := range out {
 			out[i] = b.At(i)
 		}
 		return out
+	}, nil},
+	// The blocks of the container (blockedTens, blocksOf).
+	{"container blocks x2", func(seed uint64) eachobs.Option { return eachobs.ShuffleBlocks(seed, 2) }, func(n int, seed uint64, e int) []int {
+		b := index.NewBlocksAt(blocksOf(n), 2, seed, e)
+		out := make([]int, n)
+		for i := range out {
+			out[i] = b.At(i)
+		}
+		return out
+	}, func(n int) string {
+		return start(eachobs.NewLoader(blockedTens(n), 1, eachobs.ShuffleBlocks(0, 2))).Order
 	}},
 }
 
@@ -112,7 +134,7 @@ func reference(n, size int, tail index.Tail, seed uint64, o orderOf, part *index
 	if o.opt == nil {
 		seed = 0
 	}
-	base := eachobs.Position{Seed: seed, Order: o.name, Nobs: n, Tail: tail}
+	base := eachobs.Position{Seed: seed, Order: o.order(n), Nobs: n, Tail: tail}
 	g := size * parts
 	type step struct {
 		e, start, end int
@@ -220,7 +242,7 @@ func TestBatchesProperty(t *testing.T) {
 	}
 	for range trials {
 		n := rng.IntN(25)
-		c := tens(n)
+		c := blockedTens(n)
 		for size := 1; size <= n+1; size++ {
 			for _, tail := range tails {
 				for _, o := range orders {
@@ -314,7 +336,7 @@ func checkPasses(t *testing.T, what string, n, size int, tail index.Tail, rs []r
 // for every prefetch and worker setting.
 func TestObs(t *testing.T) {
 	const n, seed = 11, 5
-	c := container.FromSlice([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"})
+	c := withBlocks(container.FromSlice([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}))
 	for _, part := range parts {
 		for _, o := range orders {
 			var want []int

@@ -17,8 +17,9 @@
 // # The loops
 //
 //   - [Loader]: the multi-epoch training loop. With [Shuffle](seed), every epoch
-//     can be produced on its own: [Loader.Epoch] runs one, [Loader.Resume] runs from a
-//     saved [Position] through all later epochs.
+//     can be produced on its own: [Loader.Epoch] runs one, [Loader.Iter] gives a
+//     pull iterator ([Iter], a container.Iterator) over all epochs, whose state
+//     (a [Position]) saves and restores where it stands.
 //   - [Batches]: the thin form of a Loader: each range statement runs the next
 //     epoch.
 //   - [Obs]: one epoch over the observations per range, each with its container
@@ -39,8 +40,8 @@
 // # Last batches and padding
 //
 // [Tail] takes an index.Tail, the kit's one vocabulary of the last batch: Keep
-// (the default), Drop, Pad or RollOver, with the rules of index.Plan
-// (index.Steps with [Partition]). A padded batch is full-size, its missing slots
+// (the default), Drop, Pad or RollOver, with the rules of index.Steps (of one
+// part, or of several with [Partition]). A padded batch is full-size, its missing slots
 // repeating the epoch's first observations, and says how much of it is real:
 // [Batch].Real is MXNet's count_samples, [Batch.Pad] its getpad(), and
 // [Batch].Indices names the container index of every slot. With RollOver the
@@ -53,23 +54,36 @@
 //
 // A [Loader] built with NewLoader(data, size, Shuffle(seed)) visits epoch e in the
 // order [Shuffle] defines, computed position by position, so a loop holds no
-// array of n indices and reaches any position of any epoch at once
-// ([ShufflePerm], [ShuffleBlocks] and [ShuffleWithin], for a mix, define
-// others); without a shuffle option every epoch is in data order. Equal seeds give equal sequences on every
-// machine and for every prefetch and worker setting. The epoch number itself is
-// bounded only by int arithmetic (index.Steps.MaxEpoch, about math.MaxInt/n).
+// array of n indices and reaches any position of any epoch at once; without a
+// shuffle option every epoch is in data order. The orders are package index's:
+//
+//   - [Shuffle]: a cipher permutation (index.Cipher), O(1) memory;
+//   - [ShufflePerm]: an array permutation, rand.Perm's;
+//   - [ShuffleBlocks]: the two-level order of data read in blocks
+//     (index.Blocks) over the container's own blocks (container.Blocked: the
+//     row groups of a Parquet file, the record batches of an Arrow one, the
+//     shards of a sharded set), so that a container caching a window of
+//     decoded blocks decodes each once per epoch; [ShuffleBlocksOf] cuts
+//     blocks of a size, for a memory-mapped array larger than memory;
+//   - [ShuffleWithin]: a mix's order, its proportions kept in every batch.
+//
+// Equal seeds give equal sequences on every machine and for every prefetch and
+// worker setting. The epoch number itself is bounded only by int arithmetic
+// (index.Steps.MaxEpoch, about math.MaxInt/n).
 //
 // Each batch carries its [Position]: the epoch and the observations of the
-// epoch's order consumed before it. After consuming batch b save b.Next(), and
-// [Loader.Resume] continues with exactly the next batch, mid-epoch, at once,
-// without replaying the epoch's earlier batches, also with another batch size,
-// number of workers or number of parts: the observations not yet consumed are
-// dealt out anew, each once. A position of another seed, order, container size
-// or tail would lose or repeat observations; Resume refuses it with
-// [ErrPosition], naming the option. Batches that were gathered ahead
-// ([Prefetch], [Workers]) but not yet yielded when a job stopped were not
-// consumed: the position saved after the last batch the loop body finished
-// gathers them again.
+// epoch's order consumed before it, the state of the loader's [Iter]. Save it
+// after consuming a batch ([Iter.MarshalBinary], or b.Next() of a range form),
+// and an iterator restored with [Iter.UnmarshalBinary] continues with exactly
+// the next batch, mid-epoch, at once, without replaying the epoch's earlier
+// batches, also with another batch size, number of workers or number of
+// parts: the observations not yet consumed are dealt out anew, each once. A
+// position of another seed, order (another order option, or other blocks),
+// container size or tail would lose or repeat observations; UnmarshalBinary
+// refuses it with an error wrapping container.ErrState, naming the option.
+// Batches that were gathered ahead ([Prefetch], [Workers]) but not yet yielded
+// when a job stopped were not consumed: the position saved after the last
+// batch the loop body finished gathers them again.
 //
 // # Distributed training
 //
@@ -89,7 +103,7 @@
 // the randomness of the loop's seed (the one given to [Shuffle], or 0) and the
 // batch's epoch: observation i draws from a generator seeded from (seed, epoch,
 // i) alone, so it gets the same numbers whatever [Workers] and [Prefetch] say,
-// whatever the order of the epoch, and after a resume with [Loader.Resume] (PyTorch
+// whatever the order of the epoch, and after a resume (PyTorch
 // seeds each worker instead, and augmentations change with num_workers). The
 // randomness reaches the container through any of the kit's wrappers (views,
 // tuples, maps, conversions). Each slot of a loop owns one generator, reseeded
@@ -133,8 +147,8 @@
 // the loop body waited for batches, the time spent gathering them, the bytes
 // gathered and the time to the first batch, so a job can see whether its data
 // side keeps up and whether more prefetching or workers would help.
-// [Loader.Warm] is Resume that starts the pipeline at once: the first batches
-// are gathered while the program builds its model, and the range finds them
+// [Iter.Warm] starts an iterator's pipeline at once: the first batches are
+// gathered while the program builds its model, and the first Next finds them
 // ready.
 //
 // # Concurrency

@@ -63,7 +63,7 @@ func TestElasticResume(t *testing.T) {
 			var out []*eachobs.Loader[[]int]
 			for p := range parts {
 				opts := append(o.options(seed), eachobs.Tail(tail), eachobs.Partition(index.Part{Index: p, Parts: parts, Strided: strided}))
-				out = append(out, eachobs.NewLoader(tens(n), size, append(opts, extra...)...))
+				out = append(out, eachobs.NewLoader(blockedTens(n), size, append(opts, extra...)...))
 			}
 			return out
 		}

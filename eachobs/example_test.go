@@ -269,12 +269,58 @@ func ExampleShuffleWithin() {
 	// [[a0 b2 a4] [a3 b1 a2] [a1 b0]]
 }
 
-// ShuffleBlocks reads blocks of consecutive observations (here 3) in a random
-// order, shuffling the observations of each window of blocks (here 2) among
-// themselves: each batch of 6 below is two whole blocks.
+// rowGroups is a container of 10 rows stored in blocks of 4, 2 and 4 rows, as
+// the row groups of a Parquet file are: it says so by its BlockStarts method
+// (container.Blocked).
+type rowGroups struct{ container.Slice[int] }
+
+func (rowGroups) BlockStarts() []int { return []int{0, 4, 6, 10} }
+
+// ShuffleBlocks takes the container's own blocks: they come in a random order,
+// and the rows of each window of 2 blocks are shuffled among themselves (here
+// the first window holds the blocks of rows 0-3 and 4-5, the second the block
+// of rows 6-9), so a reader that caches 2 decoded blocks decodes each block
+// once. The loop saves where it stands and resumes there, here with batches of
+// 2, as any loop does.
 func ExampleShuffleBlocks() {
+	data := rowGroups{container.FromSlice(iotaEx(10))}
+	l := eachobs.NewLoader(data, 3, eachobs.ShuffleBlocks(1, 2))
+	it := l.Iter()
+	for b := range it.All() {
+		fmt.Println(b.Pos.Epoch, b.Data)
+		if b.Pos.Epoch == 0 && b.Pos.Batch == 1 {
+			break
+		}
+	}
+	saved, err := it.MarshalBinary()
+	if err != nil {
+		log.Fatal(err)
+	}
+	it.Close()
+	again := eachobs.NewLoader(data, 2, eachobs.ShuffleBlocks(1, 2)).Iter() // another batch size
+	if err := again.UnmarshalBinary(saved); err != nil {
+		log.Fatal(err)
+	}
+	defer again.Close()
+	for b := range again.All() {
+		if b.Pos.Epoch > 0 {
+			break
+		}
+		fmt.Println(b.Pos.Epoch, b.Data)
+	}
+	// Output:
+	// 0 [2 0 3]
+	// 0 [4 5 1]
+	// 0 [8 6]
+	// 0 [9 7]
+}
+
+// ShuffleBlocksOf reads blocks of consecutive observations (here 3) in a
+// random order, shuffling the observations of each window of blocks (here 2)
+// among themselves: each batch of 6 below is two whole blocks.
+func ExampleShuffleBlocksOf() {
 	data := container.FromSlice(iotaEx(12))
-	for b := range eachobs.Batches(data, 6, eachobs.ShuffleBlocks(1, 3, 2)) {
+	for b := range eachobs.Batches(data, 6, eachobs.ShuffleBlocksOf(1, 3, 2)) {
 		fmt.Println(b.Data)
 	}
 	// Output:

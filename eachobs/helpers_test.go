@@ -132,3 +132,32 @@ func resume[B any](l *eachobs.Loader[B], pos eachobs.Position) (iter.Seq[eachobs
 
 // start returns the position of the first batch of l's epoch 0.
 func start[B any](l *eachobs.Loader[B]) eachobs.Position { return l.Iter().Pos() }
+
+// blocked is a container with blocks (container.Blocked): the slice, in the
+// blocks of blocksOf.
+type blocked[T any] struct {
+	container.Slice[T]
+	starts []int
+}
+
+func (b blocked[T]) BlockStarts() []int { return b.starts }
+
+// withBlocks returns s with the blocks of blocksOf(len(s)).
+func withBlocks[T any](s container.Slice[T]) blocked[T] {
+	return blocked[T]{s, blocksOf(len(s))}
+}
+
+// blockedTens is tens(n) with blocks.
+func blockedTens(n int) blocked[int] { return withBlocks(tens(n)) }
+
+// blocksOf returns the starts of blocks of n observations of the sizes 3, 0,
+// 5, 1, 4, 2, 0, 6 in turn, the last one cut at n: unequal sizes and empty
+// blocks.
+func blocksOf(n int) []int {
+	sizes := []int{3, 0, 5, 1, 4, 2, 0, 6}
+	starts := []int{0}
+	for k := 0; starts[len(starts)-1] < n; k++ {
+		starts = append(starts, min(n, starts[len(starts)-1]+sizes[k%len(sizes)]))
+	}
+	return starts
+}

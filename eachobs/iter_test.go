@@ -19,8 +19,8 @@ import (
 func TestIterSaveRestore(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	rng := rand.New(rand.NewPCG(7, 7))
-	data := tens(53)
-	orders := [][]eachobs.Option{{eachobs.Shuffle(3)}, {eachobs.ShufflePerm(3)}, {eachobs.ShuffleBlocks(3, 5, 2)}, nil}
+	data := blockedTens(53)
+	orders := [][]eachobs.Option{{eachobs.Shuffle(3)}, {eachobs.ShufflePerm(3)}, {eachobs.ShuffleBlocksOf(3, 5, 2)}, {eachobs.ShuffleBlocks(3, 2)}, nil}
 	for trial := range 60 {
 		order := orders[trial%len(orders)]
 		tail := []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver}[rng.IntN(4)]

@@ -40,11 +40,12 @@ type Loader[B any] struct {
 }
 
 // NewLoader returns a loader of c in batches of size. Options: [Shuffle] (or
-// [ShufflePerm], [ShuffleBlocks]: an order per epoch, from a seed; without one
-// every epoch is in data order), [Tail], [Partition] (one process's share of
-// every step), [Owned], [Prefetch] and [Workers]. It panics with a
-// [*container.ArgError] if size < 1. c must keep its Nobs while the loader is in
-// use.
+// [ShufflePerm], [ShuffleBlocks], [ShuffleBlocksOf], [ShuffleWithin]: an order
+// per epoch, from a seed; without one every epoch is in data order), [Tail],
+// [Partition] (one process's share of every step), [Owned], [Prefetch],
+// [Workers] and [Measure]. It panics with a [*container.ArgError] if size < 1,
+// and with ShuffleBlocks when c has no blocks. c must keep its Nobs (and its
+// blocks) while the loader is in use.
 func NewLoader[T, B any](c container.Batched[T, B], size int, opts ...Option) *Loader[B] {
 	return newLoader("NewLoader", c, size, opts)
 }
@@ -55,6 +56,7 @@ func newLoader[T, B any](op string, c container.Batched[T, B], size int, opts []
 	cfg := newConfig(op, opts, optShuffle|optTail|optOwned|optPrefetch|optWorkers|optPartition|optMeasure)
 	container.CheckArg(size >= 1, "eachobs."+op, "batch size", size, ">= 1")
 	n := c.Nobs()
+	cfg.useBlocks(op, c, container.BlockStarts(c), n)
 	return &Loader[B]{
 		cfg:    cfg,
 		n:      n,
@@ -295,7 +297,10 @@ func optionOf(order string) string {
 		}
 	}
 	if strings.HasPrefix(order, "blocks ") {
-		return "ShuffleBlocks"
+		if strings.Contains(order, "@") {
+			return "ShuffleBlocks"
+		}
+		return "ShuffleBlocksOf"
 	}
 	if strings.HasPrefix(order, "within ") {
 		return "ShuffleWithin"

@@ -34,7 +34,7 @@ func TestLoaderEpochs(t *testing.T) {
 	for _, o := range orders {
 		for _, tail := range tails {
 			t.Run(o.name+"/"+tail.String(), func(t *testing.T) {
-				l := eachobs.NewLoader(tens(n), size, append(o.options(seed), eachobs.Tail(tail))...)
+				l := eachobs.NewLoader(blockedTens(n), size, append(o.options(seed), eachobs.Tail(tail))...)
 				wantSeed := uint64(seed)
 				if o.opt == nil {
 					wantSeed = 0
@@ -42,7 +42,7 @@ func TestLoaderEpochs(t *testing.T) {
 				if l.Seed() != wantSeed || l.Steps() != index.NewSteps(n, size, 1, false, tail) {
 					t.Fatalf("Seed() = %d, Steps() = %+v; want %d and the schedule of %d in %d with %v", l.Seed(), l.Steps(), wantSeed, n, size, tail)
 				}
-				if want := (eachobs.Position{Seed: wantSeed, Order: o.name, Nobs: n, Tail: tail}); start(l) != want {
+				if want := (eachobs.Position{Seed: wantSeed, Order: o.order(n), Nobs: n, Tail: tail}); start(l) != want {
 					t.Fatalf("Start() = %+v, want %+v", start(l), want)
 				}
 				want := reference(n, size, tail, seed, o, nil, 4)
@@ -84,7 +84,7 @@ func TestLoaderResume(t *testing.T) {
 		if part != nil {
 			opts = append(opts, eachobs.Partition(*part))
 		}
-		l := eachobs.NewLoader(tens(n), size, opts...)
+		l := eachobs.NewLoader(blockedTens(n), size, opts...)
 		whole, err := resume(l, start(l))
 		if err != nil {
 			t.Fatal(err)

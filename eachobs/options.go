@@ -1,6 +1,8 @@
 package eachobs
 
 import (
+	"fmt"
+
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/index"
 )
@@ -16,6 +18,9 @@ type config struct {
 	seed     uint64
 	order    orderKind // dataKind without a shuffle option
 	shuffles int       // shuffle options given: at most one
+	// blocks is the window of ShuffleBlocks, whose order the loop's container
+	// gives (config.useBlocks); 0 without it.
+	blocks   int
 	tail     index.Tail
 	owned    bool
 	prefetch int
@@ -42,7 +47,7 @@ const (
 var optionNames = []string{"Shuffle", "Tail", "Owned", "Prefetch", "Workers", "Partition", "Measure"}
 
 // shuffleOptions names the options that choose an order, for the panic of two.
-const shuffleOptions = "one of Shuffle, ShufflePerm, ShuffleBlocks and ShuffleWithin"
+const shuffleOptions = "one of Shuffle, ShufflePerm, ShuffleBlocks, ShuffleBlocksOf and ShuffleWithin"
 
 // newConfig applies opts and panics, naming op, when one of them is nil or not in
 // allowed.
@@ -68,8 +73,9 @@ func newConfig(op string, opts []Option, allowed uint8) config {
 // shuffle=True with a seeded generator, without the index array). Equal seeds
 // give equal sequences, whatever the prefetch and worker settings; without a
 // shuffle option a loop visits the data in order. [ShufflePerm] draws an array
-// permutation instead, [ShuffleBlocks] an order that reads data in blocks,
-// [ShuffleWithin] one that keeps a mix's proportions in every batch.
+// permutation instead, [ShuffleBlocks] and [ShuffleBlocksOf] orders that read
+// data in blocks, [ShuffleWithin] one that keeps a mix's proportions in every
+// batch.
 func Shuffle(seed uint64) Option {
 	return shuffle(seed, cipherKind)
 }
@@ -82,25 +88,83 @@ func ShufflePerm(seed uint64) Option {
 	return shuffle(seed, permKind)
 }
 
-// ShuffleBlocks is [Shuffle] for data read from disk: epoch e is the two-level
-// order index.NewBlocks(n, block, window, seed, e), whose blocks of block
-// consecutive observations come in a random order, the observations of each
-// window of window blocks shuffled among themselves. A loop over a memory-mapped
-// file larger than memory then reads a window of blocks at a time instead of
-// pages at random. It panics with a [*container.ArgError] if block or window is
-// below 1.
-func ShuffleBlocks(seed uint64, block, window int) Option {
-	container.CheckArg(block >= 1, "eachobs.ShuffleBlocks", "block", block, ">= 1")
+// ShuffleBlocks is [Shuffle] for a container with blocks of its own
+// (container.Blocked: the row groups of a Parquet column, the record batches of
+// an Arrow one, the shards of a sharded set, and tuples and maps of them): epoch
+// e is the two-level order index.NewBlocksAt(starts, window, seed, e) over the
+// container's block starts, whose blocks come in a random order, the
+// observations of each window of window blocks shuffled among themselves. A
+// container that caches window decoded blocks then decodes each once per epoch
+// (a full shuffle decodes one for nearly every observation), and the epoch is a
+// loop's like any other: it has a [Position], resumes mid-epoch, is partitioned
+// across processes ([Partition]) and is the same for every number of
+// [Workers]. A batch draws its observations from window blocks rather than from
+// the whole container: a larger window mixes better and holds more decoded
+// blocks.
+//
+// The order's name in a Position ("blocks K@HxW": K blocks whose starts hash to
+// H, windows of W) identifies the blocks, so that a position is restored only
+// into a loop over the same blocks. ShuffleBlocks panics with a
+// [*container.ArgError] if window is below 1; the call that builds the loop
+// panics likewise when its container has no blocks (no BlockStarts method, or
+// nil from it: [ShuffleBlocksOf] cuts blocks of a size instead) or when its
+// starts are not the starts of its observations.
+func ShuffleBlocks(seed uint64, window int) Option {
 	container.CheckArg(window >= 1, "eachobs.ShuffleBlocks", "window", window, ">= 1")
+	set := shuffle(seed, orderKind{name: "blocks", option: "ShuffleBlocks"})
+	return func(c *config) {
+		set(c)
+		c.blocks = window
+	}
+}
+
+// ShuffleBlocksOf is [ShuffleBlocks] with blocks of a size, whatever the
+// container: epoch e is the two-level order index.NewBlocks(n, block, window,
+// seed, e), whose blocks of block consecutive observations (the last one the
+// rest) come in a random order, the observations of each window of window
+// blocks shuffled among themselves. A loop over a memory-mapped file larger
+// than memory then reads a window of blocks at a time instead of pages at
+// random. Its name in a Position is "blocks BxW". It panics with a
+// [*container.ArgError] if block or window is below 1.
+func ShuffleBlocksOf(seed uint64, block, window int) Option {
+	container.CheckArg(block >= 1, "eachobs.ShuffleBlocksOf", "block", block, ">= 1")
+	container.CheckArg(window >= 1, "eachobs.ShuffleBlocksOf", "window", window, ">= 1")
 	return shuffle(seed, blocksKind(block, window))
 }
 
 func shuffle(seed uint64, kind orderKind) Option {
 	return func(c *config) {
-		c.seed, c.order = seed, kind
+		c.seed, c.order, c.blocks = seed, kind, 0
 		c.shuffles++
 		c.set |= optShuffle
 	}
+}
+
+// useBlocks makes the order of ShuffleBlocks from the block starts of the
+// loop's container of n observations (nil when it has none), and panics, for
+// op, when it has none or they are not starts of n observations. It does
+// nothing without ShuffleBlocks.
+func (c *config) useBlocks(op string, data any, starts []int, n int) {
+	if c.blocks == 0 {
+		return
+	}
+	op = "eachobs." + op
+	if starts == nil {
+		panic(&container.ArgError{Op: op, Arg: "container", Value: fmt.Sprintf("%T", data), Want: "a container with blocks (container.Blocked) for ShuffleBlocks; ShuffleBlocksOf cuts blocks of a size"})
+	}
+	last := len(starts) - 1
+	switch {
+	case last < 0 || starts[0] != 0:
+		panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: starts, Want: "0 first (container.Blocked)"})
+	case starts[last] != n:
+		panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: fmt.Sprintf("%d last", starts[last]), Want: fmt.Sprintf("the number of observations, %d, last (container.Blocked)", n)})
+	}
+	for k := 1; k <= last; k++ {
+		if starts[k] < starts[k-1] {
+			panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: fmt.Sprintf("%d at %d after %d", starts[k], k, starts[k-1]), Want: "starts that do not decrease (container.Blocked)"})
+		}
+	}
+	c.order = blocksAtKind(starts, c.blocks)
 }
 
 // Tail sets what happens to the last, partial batch of an epoch: index.Keep (the

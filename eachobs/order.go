@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/obskit/obskit/index"
+	"github.com/obskit/obskit/internal/mix"
 )
 
 // An order is the sequence in which a loop visits its container in every epoch:
@@ -48,13 +49,34 @@ var permKind = orderKind{name: "perm", option: "ShufflePerm", make: func(n int, 
 	return &permOrder{seed: seed, perm: make([]int, n), epoch: -1, src: src, rng: rand.New(src)}
 }}
 
-// blocksKind returns the order of ShuffleBlocks: index.Blocks.
+// blocksKind returns the order of ShuffleBlocksOf: index.NewBlocks.
 func blocksKind(block, window int) orderKind {
 	return orderKind{
 		name:   fmt.Sprintf("blocks %dx%d", block, window),
-		option: "ShuffleBlocks",
+		option: "ShuffleBlocksOf",
 		make: func(n int, seed uint64) order {
-			return &blocksOrder{n: n, block: block, window: window, seed: seed, epoch: -1}
+			return &blocksOrder{b: index.NewBlocks(n, block, window, seed, 0), seed: seed, epoch: -1}
+		},
+	}
+}
+
+// domainStarts keeps the hash of block starts apart from the kit's keys.
+const domainStarts = 0x7374617274732d68 // "starts-h"
+
+// blocksAtKind returns the order of ShuffleBlocks over blocks of a container:
+// index.NewBlocksAt. Its name holds the number of blocks and a hash of their
+// starts, so that a position is restored only into a loop over the same
+// blocks.
+func blocksAtKind(starts []int, window int) orderKind {
+	h := uint64(len(starts))
+	for _, s := range starts {
+		h = mix.Key(domainStarts, h, uint64(s))
+	}
+	return orderKind{
+		name:   fmt.Sprintf("blocks %d@%016xx%d", len(starts)-1, h, window),
+		option: "ShuffleBlocks",
+		make: func(_ int, seed uint64) order {
+			return &blocksOrder{b: index.NewBlocksAt(starts, window, seed, 0), seed: seed, epoch: -1}
 		},
 	}
 }
@@ -114,17 +136,19 @@ func (o *permOrder) fill(dst []int, e, start, stride int) {
 	}
 }
 
-// blocksOrder computes each position's index with the epoch's two-level order.
+// blocksOrder computes each position's index with the epoch's two-level
+// order, one index.Blocks reset from epoch to epoch (its table of blocks, for
+// blocks of any sizes, is allocated once per run).
 type blocksOrder struct {
-	n, block, window int
-	seed             uint64
-	epoch            int
-	b                index.Blocks
+	b     index.Blocks
+	seed  uint64
+	epoch int
 }
 
 func (o *blocksOrder) fill(dst []int, e, start, stride int) {
 	if e != o.epoch {
-		o.b, o.epoch = index.NewBlocks(o.n, o.block, o.window, o.seed, e), e
+		o.b.Reset(o.seed, e)
+		o.epoch = e
 	}
 	if stride == 1 {
 		o.b.Fill(dst, start)

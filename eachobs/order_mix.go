@@ -33,7 +33,7 @@ const domainWithin = 0x7374726174610000 // "strata"
 // order does; the ranks of each stratum are permuted among its positions by
 // index.NewCipher(count, key, e), one key per stratum drawn from seed. Like
 // Shuffle's, the order is computed position by position in O(1) memory per
-// stratum, and a loop resumes anywhere in an epoch at once; [Loader.Resume]
+// stratum, and a loop resumes anywhere in an epoch at once; [Iter.UnmarshalBinary]
 // refuses a position of another stratified container (other counts).
 //
 // The loop's container must be s itself, or one whose observation i is s's

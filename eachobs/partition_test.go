@@ -35,10 +35,10 @@ func TestPartitionShares(t *testing.T) {
 				par := parallelism[(trial+p)%len(parallelism)]
 				opts := append(parOpts(par.prefetch, par.workers), eachobs.Partition(part), eachobs.Tail(tail))
 				opts = append(opts, o.options(seed)...)
-				l := eachobs.NewLoader(tens(n), size, opts...)
+				l := eachobs.NewLoader(blockedTens(n), size, opts...)
 				got := collect(l.Epoch(e))
 				if e == 0 {
-					if d := cmp.Diff(got, collect(eachobs.Batches(tens(n), size, opts...)), cmpEmpty); d != "" {
+					if d := cmp.Diff(got, collect(eachobs.Batches(blockedTens(n), size, opts...)), cmpEmpty); d != "" {
 						t.Fatalf("n=%d %+v: pass 0 of Batches differs from the loader's epoch (-loader +Batches):\n%s", n, part, d)
 					}
 				}

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"sync"
 	"time"
-
 )
 
 // Stats are what a loop built with [Measure] spent, added up over its passes:

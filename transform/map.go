@@ -31,6 +31,10 @@ func Map[T, U any](c container.Container[T], f func(T) U) *Mapped[T, U] {
 // Nobs returns the number of observations of the source.
 func (m *Mapped[T, U]) Nobs() int { return m.src.Nobs() }
 
+// BlockStarts returns the block starts of the source (container.Blocked), or
+// nil when it has none: a map keeps every observation in its block.
+func (m *Mapped[T, U]) BlockStarts() []int { return container.BlockStarts(m.src) }
+
 // GetObs returns f(source.GetObs(i)).
 func (m *Mapped[T, U]) GetObs(i int) U { return m.f(m.src.GetObs(i)) }
 
@@ -90,6 +94,10 @@ func MapBatches[T, B, U, C any](c container.Batched[T, B], obs func(T) U, batch 
 
 // Nobs returns the number of observations of the source.
 func (m *MappedBatches[T, B, U, C]) Nobs() int { return m.src.Nobs() }
+
+// BlockStarts returns the block starts of the source (container.Blocked), or
+// nil when it has none: a map keeps every observation in its block.
+func (m *MappedBatches[T, B, U, C]) BlockStarts() []int { return container.BlockStarts(m.src) }
 
 // GetObs returns obs(source.GetObs(i)).
 func (m *MappedBatches[T, B, U, C]) GetObs(i int) U { return m.obs(m.src.GetObs(i)) }

@@ -43,6 +43,10 @@ func MapRand[T, U any](c container.Container[T], f func(x T, rng *rand.Rand) U) 
 // Nobs returns the number of observations of the source.
 func (m *RandMapped[T, U]) Nobs() int { return m.src.Nobs() }
 
+// BlockStarts returns the block starts of the source (container.Blocked), or
+// nil when it has none.
+func (m *RandMapped[T, U]) BlockStarts() []int { return container.BlockStarts(m.src) }
+
 // GetObs returns observation i drawn with the zero container.ObsRand (seed 0,
 // epoch 0). It panics as the source's GetObs does.
 func (m *RandMapped[T, U]) GetObs(i int) U { return m.GetObsRand(i, container.ObsRand{}) }

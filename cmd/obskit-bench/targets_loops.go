@@ -23,7 +23,7 @@ func init() {
 			metric: "ns per position", ref: ref{"index BenchmarkCipher/Cipher.Fill", "ns/position"}},
 		targetDef{issue: 17, what: "positions of an epoch of 60,000 from an array permutation (index.PermInto, then read 128 at a time)",
 			metric: "ns per position", ref: ref{"index BenchmarkCipher/baseline=PermInto", "ns/position"}},
-		targetDef{issue: 17, what: locality + ": epoch time of the full shuffle (eachobs.Shuffle, MADV_RANDOM, a quarter of the epoch extrapolated) over the two-level order's (ShuffleBlocks, blocks of 4 MiB in windows of 16)",
+		targetDef{issue: 17, what: locality + ": epoch time of the full shuffle (eachobs.Shuffle, MADV_RANDOM, a quarter of the epoch extrapolated) over the two-level order's (ShuffleBlocksOf, blocks of 4 MiB in windows of 16)",
 			metric: "full shuffle time / two-level time", ref: ref{"bench BenchmarkLocality", "x-cipher"}},
 		targetDef{issue: 17, what: locality + ": read from storage per epoch, two-level order",
 			metric: "MB read per epoch", ref: ref{"bench BenchmarkLocality", "blocks-read-MB"}},
