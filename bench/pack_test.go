@@ -13,7 +13,6 @@ import (
 
 	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/stream"
-	"github.com/obskit/obskit/stream/resumable"
 )
 
 // The packing workload of issue 17: 10^6 token sequences whose lengths are
@@ -113,10 +112,10 @@ func BenchmarkPack(b *testing.B) {
 	seqs, total := packSeqs(b)
 	bytes := int64(total) * 4
 	counts := map[string]*padded{}
-	pack := func(name string, opts resumable.PackOptions) side {
+	pack := func(name string, opts stream.PackOptions) side {
 		c := &padded{}
 		counts[name] = c
-		s := resumable.Pack(resumable.Slice(seqs), PackLength, PackRows, opts)
+		s := stream.Pack(stream.FromSlice(seqs), PackLength, PackRows, opts)
 		return timed(name, bytes, func() {
 			*c = padded{}
 			for p, err := range s.All() {
@@ -127,12 +126,12 @@ func BenchmarkPack(b *testing.B) {
 			}
 		})
 	}
-	masked := func(name string, batches func() stream.Reader[[][]int32]) side {
+	masked := func(name string, batches func() stream.Stream[[][]int32]) side {
 		c := &padded{}
 		counts[name] = c
 		return timed(name, bytes, func() {
 			*c = padded{}
-			for m, err := range stream.Mask(batches(), 0) {
+			for m, err := range stream.Mask(batches(), 0).All() {
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -147,12 +146,12 @@ func BenchmarkPack(b *testing.B) {
 	boundaries := []int{16, 32, 64, 128, 256}
 	sizes := []int{256, 128, 64, 32, 16, 8} // about 4096 tokens a batch
 	paired(b, "MB/s", false,
-		pack("pack-ff", resumable.PackOptions{Method: resumable.FirstFit, Window: 16}),
-		pack("pack-bfd", resumable.PackOptions{Method: resumable.BestFitDecreasing, Window: 1024}),
-		masked("bucket", func() stream.Reader[[][]int32] {
+		pack("pack-ff", stream.PackOptions{Method: stream.FirstFit, Window: 16}),
+		pack("pack-bfd", stream.PackOptions{Method: stream.BestFitDecreasing, Window: 1024}),
+		masked("bucket", func() stream.Stream[[][]int32] {
 			return stream.Bucket(stream.FromSlice(seqs), func(s []int32) int { return len(s) }, boundaries, sizes, index.Keep)
 		}),
-		masked("batch", func() stream.Reader[[][]int32] { return stream.Batches(stream.FromSlice(seqs), 64, index.Keep) }),
+		masked("batch", func() stream.Stream[[][]int32] { return stream.Batches(stream.FromSlice(seqs), 64, index.Keep) }),
 	)
 	for name, c := range counts {
 		b.ReportMetric(c.fraction(), "padding-"+name)
