@@ -25,8 +25,12 @@ package container
 // nil when the container has no blocks: a wrapper has the method whatever its
 // source, and says so when the source has none.
 //
-// Wrappers that keep observation i where it is keep a source's blocks (they
-// have the method, and read the source's with [BlockStarts]):
+// Containers that have blocks: the columns of the columnar module (Numbers,
+// Lists and Strings of an Arrow file's record batches or a Parquet file's row
+// groups). A RecordIO file, or a folder of images, reads each record or file
+// on its own, at its offset, and decodes nothing larger: it has no blocks.
+// Wrappers that keep observation i where it is keep a source's
+// blocks (they have the method, and read the source's with [BlockStarts]):
 // transform's maps, convert's conversions, [AsBatched]; a tuple has the blocks
 // its members share, each block of a member cut where another member's blocks
 // start; transform.Join puts its members' blocks one after another, a member
