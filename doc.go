@@ -84,13 +84,14 @@
 //
 // # Streams
 //
-//   - stream: data that only streams. PaddlePaddle's readers (iter.Seq2[T, error]
-//     with map, filter, shuffle buffers, batches, zip, cache, prefetch and ordered
-//     parallel map) and Fuel's data streams over containers and stream wrappers,
-//     driven by the schemes of package index.
-//   - stream/resumable: streams with checkpoints: a pass saves its state (a
-//     shuffle's buffer included) in a small versioned value and resumes
-//     exactly; streams mixed by weights; sequence packing with segment ids.
+//   - stream: data that only streams, as pipelines of stages that each save
+//     their state: PaddlePaddle's readers (map, filter, shuffle buffers,
+//     batches, zip, cache, prefetch and ordered parallel map), Fuel's data
+//     streams over containers and stream wrappers driven by the schemes of
+//     package index, streams mixed by weights, sequence packing with segment
+//     ids. A pass is a pull iterator that saves its state (a shuffle's buffer
+//     and the values in flight in parallel stages included) in a small
+//     versioned value and resumes exactly.
 //
 // # Goroutines
 //

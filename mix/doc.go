@@ -56,6 +56,10 @@
 //
 // (eachobs.Shuffle over a mix gives each batch the proportions only on average.)
 //
+// Streams, whose lengths are not known in advance, are mixed by stream.Mix: the
+// same stride scheduling, the three rules applied as the sources end, and a
+// state saved with the stream's.
+//
 // # Batches
 //
 // A mix is a view (container.IndexView) of one container, so a loop gathers a

@@ -12,7 +12,7 @@ import (
 )
 
 // repeatRand returns the generator of repeat r of seed: rand.New(rand.NewPCG(seed,
-// r)), the seeding of the epochs of package eachobs and stream/resumable.
+// r)), the seeding of the epochs of package eachobs and of stream's shuffles.
 func repeatRand(seed uint64, r int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(r)))
 }
