@@ -1,7 +1,6 @@
 package gomlx_test
 
 import (
-	"io"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -15,12 +14,35 @@ import (
 	"github.com/obskit/obskit/tuples"
 )
 
+// benchData is n observations of features float32 and an int label.
+func benchData(b *testing.B, n, features int) ([]float32, arraycontainer.Labeled[float32, int]) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := make([]float32, n*features)
+	for i := range xs {
+		xs[i] = rng.Float32()
+	}
+	x, err := arraycontainer.New(xs, []int{n, features}, obsdim.First)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ys := make(container.Slice[int], n)
+	for i := range ys {
+		ys[i] = rng.IntN(10)
+	}
+	data, err := tuples.Zip2(x, ys)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return xs, data
+}
+
 // BenchmarkAdapter measures what the adapter adds to the kit's loop per batch:
 // each iteration runs a shuffled epoch of the plain loop (the batches gathered
-// and handed to an empty body) and the same epoch through a Dataset (gathered,
-// then written into the reused tensors by Yield), alternating, and reports the
-// time per batch of each, their ratio, and the time per batch of a copy() of
-// the batch's bytes, the least the write into a tensor can cost.
+// and handed to an empty body) and the same epoch through a Dataset's Iter
+// (gathered, then written into new device tensors, freed after each batch as
+// the trainer frees them), alternating, and reports the time per batch of each,
+// their ratio, and the time per batch of a copy() of the batch's bytes, the
+// least the write into a tensor can cost.
 //
 //	go test -C gomlx -run '^$' -bench Adapter -count 5
 func BenchmarkAdapter(b *testing.B) {
@@ -33,25 +55,9 @@ func BenchmarkAdapter(b *testing.B) {
 		{"mnist-784x128", 60000, 784, 128}, // MNIST's shape, 188 MB of float32
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			xs := make([]float32, c.n*c.features)
-			for i := range xs {
-				xs[i] = rng.Float32()
-			}
-			x, err := arraycontainer.New(xs, []int{c.n, c.features}, obsdim.First)
-			if err != nil {
-				b.Fatal(err)
-			}
-			ys := make(container.Slice[int], c.n)
-			for i := range ys {
-				ys[i] = rng.IntN(10)
-			}
-			data, err := tuples.Zip2(x, ys)
-			if err != nil {
-				b.Fatal(err)
-			}
+			xs, data := benchData(b, c.n, c.features)
 			l := eachobs.NewLoader(data, c.batch, eachobs.Shuffle(3), eachobs.Tail(index.Drop))
-			ds, err := gomlx.Labeled("bench", l.Iter())
+			ds, err := gomlx.Labeled(backend(), "bench", l.Iter())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -68,15 +74,13 @@ func BenchmarkAdapter(b *testing.B) {
 				plain += time.Since(start)
 
 				start = time.Now()
-				for {
-					if _, _, _, err := ds.Yield(); err == io.EOF {
-						break
-					} else if err != nil {
+				for bt, err := range ds.Iter() {
+					if err != nil {
 						b.Fatal(err)
 					}
+					_ = bt.Finalize()
 				}
 				adapter += time.Since(start)
-				ds.Reset()
 
 				start = time.Now()
 				for k := range batches {

@@ -2,12 +2,16 @@ package gomlx_test
 
 import (
 	"errors"
-	"io"
 	"math/rand/v2"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/gobackend"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/train"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
@@ -23,6 +27,16 @@ import (
 	"github.com/obskit/obskit/transform"
 	"github.com/obskit/obskit/tuples"
 )
+
+// backend is the pure-Go backend every test shares, running a graph's ops one
+// after another.
+var backend = sync.OnceValue(func() compute.Backend {
+	b, err := gobackend.New("ops_sequential")
+	if err != nil {
+		panic(err)
+	}
+	return b
+})
 
 // fast compares float slices as a whole: cmp's element-wise walk of a few
 // hundred thousand pixels takes seconds under -race.
@@ -66,7 +80,7 @@ func loopSteps[B any](t *testing.T, l *eachobs.Loader[B], pos eachobs.Position, 
 	}
 	var out []step
 	for b := range it.All() {
-		if b.Pos.Epoch == end {
+		if b.Pos.Epoch >= end {
 			break
 		}
 		s := read(b.Data)
@@ -76,24 +90,45 @@ func loopSteps[B any](t *testing.T, l *eachobs.Loader[B], pos eachobs.Position, 
 	return out
 }
 
-// yieldSteps runs ds as GoMLX's train.Loop.RunEpochs does, reading each batch
-// back from its tensors, until epoch end (exclusive), and returns what it read.
+// yieldSteps runs ds as GoMLX's train.Loop.RunEpochs does, one Iter per
+// epoch, reading each batch back from its tensors (and freeing them, as the
+// trainer does), until epoch end (exclusive), and returns what it read.
 func yieldSteps[B any](t *testing.T, ds *gomlx.Dataset[B], end int) []step {
 	t.Helper()
 	var out []step
-	for ds.Epoch() < end {
+	for ds.Position().Epoch < end {
 		pos := ds.Position()
-		_, in, lab, err := ds.Yield()
-		if err == io.EOF {
-			ds.Reset()
-			continue
+		for b, err := range ds.Iter() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, readTensors(t, pos, b.Inputs, b.Labels))
+			free(t, b)
+			pos = ds.Position()
 		}
+	}
+	return out
+}
+
+// free finalizes the tensors of a batch, as GoMLX's trainer does after a step.
+func free(t testing.TB, b train.Batch) {
+	t.Helper()
+	if err := b.Finalize(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// next returns the next batch of ds's Iter: the first of a new pass.
+func next[B any](t testing.TB, ds *gomlx.Dataset[B]) train.Batch {
+	t.Helper()
+	for b, err := range ds.Iter() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, readTensors(t, pos, in, lab))
+		return b
 	}
-	return out
+	t.Fatal("Iter yielded no batch")
+	return train.Batch{}
 }
 
 func readTensors(t *testing.T, pos eachobs.Position, in, lab []*tensors.Tensor) step {
@@ -126,7 +161,7 @@ func readLabeled(b arraycontainer.LabeledBatch[float32, int]) step {
 }
 
 // TestBatchesEqualLoop: the tensors of a Dataset hold the kit loop's batches,
-// epoch after epoch (reshuffled on Reset), and a dataset resumed from a
+// epoch after epoch (one Iter each, reshuffled), and a dataset resumed from a
 // position saved in the middle of an epoch goes on with exactly the batches the
 // uninterrupted run had, whatever the prefetching and workers of either run.
 func TestBatchesEqualLoop(t *testing.T) {
@@ -143,26 +178,31 @@ func TestBatchesEqualLoop(t *testing.T) {
 	}
 	for _, opts := range [][]eachobs.Option{nil, {eachobs.Prefetch(2)}, {eachobs.Workers(2), eachobs.Prefetch(1)}} {
 		l := eachobs.NewLoader(data, 100, append(opts, eachobs.Shuffle(7), eachobs.Tail(index.Drop))...)
-		ds, err := gomlx.Labeled("digits", l.Iter())
+		ds, err := gomlx.Labeled(backend(), "digits", l.Iter())
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := yieldSteps(t, ds, epochs)
 		ds.Close()
 		if diff := cmp.Diff(want, got, fast); diff != "" {
-			t.Errorf("%d options: Yield's batches mismatch (-loop +dataset):\n%s", len(opts), diff)
+			t.Errorf("%d options: Iter's batches mismatch (-loop +dataset):\n%s", len(opts), diff)
 		}
 
-		// Interrupted in epoch 1 after batch 5, resumed by another dataset
-		// over another loader.
-		ds, err = gomlx.Labeled("digits", l.Iter())
+		// Interrupted in epoch 1 after batch 5 (a break, as RunSteps stops),
+		// resumed by another dataset over another loader.
+		ds, err = gomlx.Labeled(backend(), "digits", l.Iter())
 		if err != nil {
 			t.Fatal(err)
 		}
 		first := yieldSteps(t, ds, 1)
-		for range 6 {
-			if _, _, _, err := ds.Yield(); err != nil {
+		n := 0
+		for b, err := range ds.Iter() {
+			if err != nil {
 				t.Fatal(err)
+			}
+			free(t, b)
+			if n++; n == 6 {
+				break
 			}
 		}
 		pos := ds.Position()
@@ -171,14 +211,13 @@ func TestBatchesEqualLoop(t *testing.T) {
 			t.Fatalf("Position() = %+v, want epoch 1 batch 6 of seed 7", pos)
 		}
 		other := eachobs.NewLoader(data, 100, eachobs.Shuffle(7), eachobs.Tail(index.Drop), eachobs.Workers(3))
-		resumed, err := gomlx.Labeled("digits", other.Iter())
+		resumed, err := gomlx.Labeled(backend(), "digits", other.Iter())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := resumed.Resume(pos); err != nil {
 			t.Fatal(err)
 		}
-		resumed.Reset() // GoMLX's evaluation resets first: no batch is skipped
 		rest := yieldSteps(t, resumed, epochs)
 		resumed.Close()
 		if diff := cmp.Diff(want[:17], first, fast); diff != "" {
@@ -251,18 +290,16 @@ func TestAugmentedEqualLoop(t *testing.T) {
 	}
 
 	l := eachobs.NewLoader(data, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop), eachobs.Workers(2), eachobs.Prefetch(2))
-	ds, err := gomlx.New("augmented", l.Iter(), fill)
+	ds, err := gomlx.New(backend(), "augmented", l.Iter(), fill)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if _, _, _, err := ds.Yield(); err != nil {
-			t.Fatal(err)
-		}
+		free(t, next(t, ds))
 	}
 	pos := ds.Position()
 	ds.Close()
-	ds, err = gomlx.New("augmented", eachobs.NewLoader(data, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop)).Iter(), fill)
+	ds, err = gomlx.New(backend(), "augmented", eachobs.NewLoader(data, 256, eachobs.Shuffle(3), eachobs.Tail(index.Drop)).Iter(), fill)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,69 +313,59 @@ func TestAugmentedEqualLoop(t *testing.T) {
 	}
 }
 
-// TestResetAndEOF: io.EOF ends each epoch until Reset; Reset before any Yield
-// (as Trainer.Eval does) skips nothing, Reset in the middle of an epoch skips
-// to the next; Endless runs on without io.EOF.
-func TestResetAndEOF(t *testing.T) {
+// passes returns the positions of the batches of n passes of ds's Iter, one
+// line each, a pass broken after stop batches when stop > 0.
+func passes[B any](t *testing.T, ds *gomlx.Dataset[B], n, stop int) []string {
+	t.Helper()
+	var out []string
+	for range n {
+		var line []string
+		pos := ds.Position()
+		for b, err := range ds.Iter() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			free(t, b)
+			line = append(line, posString(pos))
+			pos = ds.Position()
+			if len(line) == stop {
+				break
+			}
+		}
+		out = append(out, strings.Join(line, " "))
+	}
+	return out
+}
+
+// TestIterEpochs: each Iter is the rest of the epoch of the dataset's
+// position, so that RunEpochs gets one epoch a call; after a break the next
+// Iter continues, never goes back; Endless runs on through the epochs.
+func TestIterEpochs(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	data := digits(t)
 	l := eachobs.NewLoader(data, 500, eachobs.Shuffle(1), eachobs.Tail(index.Drop), eachobs.Prefetch(1))
-	ds, err := gomlx.Labeled("digits", l.Iter())
+	ds, err := gomlx.Labeled(backend(), "digits", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	var got []string
-	yield := func() {
-		p := ds.Position()
-		if _, _, _, err := ds.Yield(); err == io.EOF {
-			got = append(got, "EOF")
-		} else if err != nil {
-			t.Fatal(err)
-		} else {
-			got = append(got, posString(p))
-		}
-	}
-	ds.Reset()
-	yield()
-	yield()
-	yield()
-	yield()
-	yield() // EOF again until Reset
-	ds.Reset()
-	yield()
-	ds.Reset() // mid-epoch: epoch 1's last batch is skipped
-	yield()
-	want := []string{"0/0", "0/1", "0/2", "EOF", "EOF", "1/0", "2/0"}
+	got := passes(t, ds, 2, 0)
+	got = append(got, passes(t, ds, 1, 2)...) // broken after 2 batches
+	got = append(got, passes(t, ds, 2, 0)...)
+	want := []string{"0/0 0/1 0/2", "1/0 1/1 1/2", "2/0 2/1", "2/2", "3/0 3/1 3/2"}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Yield sequence mismatch (-want +got):\n%s", diff)
+		t.Errorf("Iter passes mismatch (-want +got):\n%s", diff)
 	}
 
-	endless, err := gomlx.Labeled("digits", l.Iter(), gomlx.Endless())
+	endless, err := gomlx.Labeled(backend(), "digits", l.Iter(), gomlx.Endless())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer endless.Close()
-	got = nil
-	for range 6 {
-		p := endless.Position()
-		if _, _, _, err := endless.Yield(); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, posString(p))
-	}
-	endless.Reset() // at an epoch's start: nothing skipped
-	p := endless.Position()
-	if _, _, _, err := endless.Yield(); err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, posString(p))
-	want = []string{"0/0", "0/1", "0/2", "1/0", "1/1", "1/2", "2/0"}
+	got = passes(t, endless, 2, 4)
+	want = []string{"0/0 0/1 0/2 1/0", "1/1 1/2 2/0 2/1"}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Endless sequence mismatch (-want +got):\n%s", diff)
-	}
-	if endless.Epoch() != 2 {
-		t.Errorf("Endless Epoch() = %d, want 2", endless.Epoch())
+		t.Errorf("Endless passes mismatch (-want +got):\n%s", diff)
 	}
 }
 
@@ -347,34 +374,36 @@ func posString(p eachobs.Position) string {
 }
 
 // TestEmptyEpochs: with the RollOver tail and fewer observations than a batch,
-// some epochs hold no batch: each answers io.EOF at once, and the batch that
-// ends the next one waits for its epoch.
+// some epochs hold no batch: each Iter is the next epoch that has one.
 func TestEmptyEpochs(t *testing.T) {
 	data := digits(t)
-	small := subsetFirst(data, 5) // 5 observations, batches of 8: epochs 0, 2, 4 are empty
+	small := subsetFirst(data, 5) // 5 observations, batches of 8: epochs 0, 2, 5, 8 are empty
 	l := eachobs.NewLoader(small, 8, eachobs.Tail(index.RollOver))
-	ds, err := gomlx.Labeled("small", l.Iter())
+	ref := loopSteps(t, l, l.Iter().Pos(), 10, readLabeled)
+	var at []string
+	for _, s := range ref {
+		at = append(at, posString(s.Pos))
+	}
+	if want := []string{"1/0", "3/0", "4/0", "6/0", "7/0", "9/0"}; !cmp.Equal(at, want) {
+		t.Fatalf("reference: batches at %v, want %v", at, want)
+	}
+	ds, err := gomlx.Labeled(backend(), "small", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	var got []string
-	for range 8 {
-		p := ds.Position()
-		_, _, _, err := ds.Yield()
-		switch {
-		case err == io.EOF:
-			got = append(got, "EOF")
-			ds.Reset()
-		case err != nil:
-			t.Fatal(err)
-		default:
-			got = append(got, posString(p))
+	for k, want := range ref {
+		var got []step
+		for b, err := range ds.Iter() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, readTensors(t, want.Pos, b.Inputs, b.Labels))
+			free(t, b)
 		}
-	}
-	want := []string{"EOF", "1/0", "EOF", "EOF", "3/0", "EOF", "4/0", "EOF"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Yield sequence mismatch (-want +got):\n%s", diff)
+		if diff := cmp.Diff([]step{want}, got, fast); diff != "" {
+			t.Errorf("pass %d mismatch (-loop +dataset):\n%s", k, diff)
+		}
 	}
 }
 
@@ -386,51 +415,55 @@ func subsetFirst(d arraycontainer.Labeled[float32, int], n int) arraycontainer.L
 	return subset.Of(d, idx)
 }
 
-// TestOwnership: by default every Yield rewrites the same tensors (GoMLX must
-// not finalize them); with Owned each Yield gives new ones.
+// TestOwnership: every batch has new tensors, on the backend's device (shared
+// with the pure-Go backend: the graph reads them where the writer wrote), and
+// the caller owns them: they keep their values after the next batch.
 func TestOwnership(t *testing.T) {
 	data := digits(t)
 	l := eachobs.NewLoader(data, 100, eachobs.Tail(index.Drop))
-	for _, owned := range []bool{false, true} {
-		var opts []gomlx.Option
-		if owned {
-			opts = append(opts, gomlx.Owned())
-		}
-		ds, err := gomlx.Labeled("digits", l.Iter(), opts...)
+	ds, err := gomlx.Labeled(backend(), "digits", l.Iter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	var kept []train.Batch
+	var firsts [][]float32
+	for b, err := range ds.Iter() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ds.IsOwnershipTransferred() != owned {
-			t.Errorf("Owned %v: IsOwnershipTransferred() = %v", owned, !owned)
+		if !b.Inputs[0].IsShared() || !b.Labels[0].IsShared() {
+			t.Errorf("batch %d: tensors not on the device (shared buffers)", len(kept))
 		}
-		_, in1, lab1, err := ds.Yield()
-		if err != nil {
-			t.Fatal(err)
+		for _, k := range kept {
+			if k.Inputs[0] == b.Inputs[0] || k.Labels[0] == b.Labels[0] {
+				t.Fatalf("batch %d reuses the tensors of an earlier batch", len(kept))
+			}
 		}
-		first := tensors.MustCopyFlatData[float32](in1[0])
-		_, in2, lab2, err := ds.Yield()
-		if err != nil {
-			t.Fatal(err)
+		kept = append(kept, train.Batch{Inputs: slices.Clone(b.Inputs), Labels: slices.Clone(b.Labels)})
+		firsts = append(firsts, tensors.MustCopyFlatData[float32](b.Inputs[0]))
+		if len(kept) == 3 {
+			break
 		}
-		if same := in1[0] == in2[0] && lab1[0] == lab2[0]; same == owned {
-			t.Errorf("Owned %v: the second Yield's tensors are the first's: %v", owned, same)
+	}
+	for k, b := range kept {
+		if !cmp.Equal(firsts[k], tensors.MustCopyFlatData[float32](b.Inputs[0]), fast) {
+			t.Errorf("batch %d's tensor changed after the next batches", k)
 		}
-		if owned && !cmp.Equal(first, tensors.MustCopyFlatData[float32](in1[0])) {
-			t.Errorf("Owned: the first batch's tensor changed after the second Yield")
-		}
-		ds.Close()
+		free(t, b)
 	}
 }
 
 // TestShapeErrors: a loop that would change the batch size is refused, and a
 // fill function that changes a tensor's shape, or the number of tensors, gets
-// an error from Yield that names the tensor.
+// an error from Iter that names the tensor; the next Iter reads that batch
+// again.
 func TestShapeErrors(t *testing.T) {
 	data := digits(t)
-	if _, err := gomlx.Labeled("digits", eachobs.NewLoader(data, 100).Iter()); !errors.Is(err, gomlx.ErrShape) {
+	if _, err := gomlx.Labeled(backend(), "digits", eachobs.NewLoader(data, 100).Iter()); !errors.Is(err, gomlx.ErrShape) {
 		t.Errorf("Labeled over the Keep tail, 1797 in batches of 100: error %v, want ErrShape", err)
 	}
-	if _, err := gomlx.Labeled("digits", eachobs.NewLoader(subsetFirst(data, 1700), 100).Iter()); err != nil {
+	if _, err := gomlx.Labeled(backend(), "digits", eachobs.NewLoader(subsetFirst(data, 1700), 100).Iter()); err != nil {
 		t.Errorf("Labeled over the Keep tail, 1700 in batches of 100: %v", err)
 	}
 	l := eachobs.NewLoader(data, 100, eachobs.Tail(index.Drop))
@@ -462,30 +495,40 @@ func TestShapeErrors(t *testing.T) {
 			}
 		}, nil},
 	}
+	iterErr := func(ds *gomlx.Dataset[arraycontainer.LabeledBatch[float32, int]]) error {
+		for b, err := range ds.Iter() {
+			if err != nil {
+				return err
+			}
+			free(t, b)
+			return nil
+		}
+		return errors.New("no batch")
+	}
 	for _, c := range cases {
 		n = 0
-		ds, err := gomlx.New("digits", l.Iter(), c.fill)
+		ds, err := gomlx.New(backend(), "digits", l.Iter(), c.fill)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, _, err = ds.Yield()
+		err = iterErr(ds)
 		if c.want == nil { // an error from the first batch on
 			if err == nil {
-				t.Errorf("%s: the first Yield returned no error", c.name)
+				t.Errorf("%s: the first batch gave no error", c.name)
 			}
 			ds.Close()
 			continue
 		}
 		if err != nil {
-			t.Fatalf("%s: first Yield: %v", c.name, err)
+			t.Fatalf("%s: first batch: %v", c.name, err)
 		}
 		n = 1
-		_, _, _, err = ds.Yield()
-		if !errors.Is(err, c.want) {
-			t.Errorf("%s: second Yield: error %v, want %v", c.name, err, c.want)
+		err = iterErr(ds)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), "epoch 0 batch 1") {
+			t.Errorf("%s: second batch: error %v, want %v at epoch 0 batch 1", c.name, err, c.want)
 		}
-		if _, _, _, again := ds.Yield(); again != err {
-			t.Errorf("%s: the Yield after an error returned %v, want the same error", c.name, again)
+		if p := ds.Position(); p.Batch != 1 {
+			t.Errorf("%s: Position after the error: %+v, want batch 1, the failed one", c.name, p)
 		}
 		ds.Close()
 	}
@@ -509,29 +552,42 @@ func (b broken) GetObsInto(dst arraycontainer.LabeledBatch[float32, int], idx []
 }
 
 // TestReadError: a read that fails in the loop (here in a prefetching
-// goroutine) is Yield's error, wrapping the container's, until Reset, which
-// goes on with the next epoch.
+// goroutine) is Iter's error, wrapping the container's, and ends the pass; the
+// next Iter reads the batch again (and fails again), and a resume past it goes
+// on.
 func TestReadError(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	l := eachobs.NewLoader(broken{digits(t)}, 100, eachobs.Tail(index.Drop), eachobs.Prefetch(2))
-	ds, err := gomlx.Labeled("broken", l.Iter())
+	ds, err := gomlx.Labeled(backend(), "broken", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	_, _, _, err = ds.Yield() // batch 0 holds observation 13
+	errOf := func() error {
+		for b, err := range ds.Iter() { // batch 0 holds observation 13
+			if err != nil {
+				return err
+			}
+			free(t, b)
+		}
+		return nil
+	}
+	err = errOf()
 	var pe *container.PanicError
 	if !errors.Is(err, errBroken) || !errors.As(err, &pe) {
-		t.Fatalf("Yield of the broken batch: error %v, want one wrapping a *container.PanicError of errBroken", err)
+		t.Fatalf("Iter over the broken batch: error %v, want one wrapping a *container.PanicError of errBroken", err)
 	}
-	if _, _, _, again := ds.Yield(); !errors.Is(again, errBroken) {
-		t.Errorf("the Yield after the error: %v, want the error again", again)
+	if again := errOf(); !errors.Is(again, errBroken) {
+		t.Errorf("the Iter after the error: %v, want the error again", again)
 	}
-	ds.Reset()
-	if p := ds.Position(); p.Epoch != 1 || p.Batch != 0 {
-		t.Errorf("Position after Reset = %+v, want epoch 1 batch 0", p)
+	at := ds.Position()
+	at.Epoch, at.Consumed, at.Batch = l.Steps().After(0, 0)
+	if err := ds.Resume(at); err != nil {
+		t.Fatal(err)
 	}
-	if _, _, _, err := ds.Yield(); !errors.Is(err, errBroken) {
-		t.Errorf("epoch 1 starts with observation 13 again (no shuffle): error %v", err)
+	if b := next(t, ds); b.Inputs[0].Shape().Dimensions[0] != 100 {
+		t.Errorf("the batch after the broken one: %s", b.Inputs[0].Shape())
+	} else {
+		free(t, b)
 	}
 }

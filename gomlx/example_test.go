@@ -2,12 +2,13 @@ package gomlx_test
 
 import (
 	"fmt"
-	"io"
 	"log"
 	"math/rand/v2"
 	"slices"
 
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/compute/gobackend"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/convert"
@@ -22,43 +23,48 @@ import (
 )
 
 // The embedded digits as a GoMLX dataset, read as GoMLX's trainer reads it:
-// Yield until io.EOF, then Reset for the next epoch, reshuffled. The images
-// become one float32 input of [batch 8 8], the labels one int64 label of
-// [batch 1]; the partial last batch is dropped, so that every step has the
-// shapes of the first. Position is where to resume after a checkpoint.
+// one Iter per epoch (train.Loop.RunEpochs), each the next epoch, reshuffled.
+// The images become one float32 input of [batch 8 8], the labels one int64
+// label of [batch 1]; the partial last batch is dropped, so that every step
+// has the shapes of the first. Each batch's tensors are new and the caller's:
+// GoMLX's trainer frees them after the step, as Finalize does here.
 func ExampleLabeled() {
+	backend, err := gobackend.New("") // GoMLX's pure-Go backend: no cgo, nothing downloaded
+	if err != nil {
+		log.Fatal(err)
+	}
 	digits := datasets.Digits()
 	data, err := tuples.Zip2(convert.Scale(digits.X(), float32(1.0/16), 0), digits.Y())
 	if err != nil {
 		log.Fatal(err)
 	}
 	loader := eachobs.NewLoader(data, 512, eachobs.Shuffle(1), eachobs.Tail(index.Drop), eachobs.Prefetch(1))
-	ds, err := gomlx.Labeled("digits", loader.Iter())
+	ds, err := gomlx.Labeled(backend, "digits", loader.Iter())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer ds.Close()
-	for range 5 {
-		pos := ds.Position()
-		_, inputs, labels, err := ds.Yield()
-		if err == io.EOF {
-			fmt.Println("end of epoch", ds.Epoch())
-			ds.Reset() // the trainer's call: the next epoch, reshuffled
-			continue
+	for range 2 { // two epochs
+		for b, err := range ds.Iter() {
+			if err != nil {
+				log.Fatal(err)
+			}
+			fmt.Printf("input %s, label %s\n", b.Inputs[0].Shape(), b.Labels[0].Shape())
+			if err := b.Finalize(); err != nil {
+				log.Fatal(err)
+			}
 		}
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Printf("epoch %d batch %d: input %s, label %s\n", pos.Epoch, pos.Batch, inputs[0].Shape(), labels[0].Shape())
+		fmt.Println("next:", ds.Position())
 	}
-	fmt.Printf("resume at %+v\n", ds.Position())
 	// Output:
-	// epoch 0 batch 0: input (Float32)[512 8 8], label (Int64)[512 1]
-	// epoch 0 batch 1: input (Float32)[512 8 8], label (Int64)[512 1]
-	// epoch 0 batch 2: input (Float32)[512 8 8], label (Int64)[512 1]
-	// end of epoch 0
-	// epoch 1 batch 0: input (Float32)[512 8 8], label (Int64)[512 1]
-	// resume at epoch 1 batch 1 (512 of 1797 consumed; cipher seed 1; drop)
+	// input (Float32)[512, 8, 8], label (Int64)[512, 1]
+	// input (Float32)[512, 8, 8], label (Int64)[512, 1]
+	// input (Float32)[512, 8, 8], label (Int64)[512, 1]
+	// next: epoch 1 batch 0 (0 of 1797 consumed; cipher seed 1; drop)
+	// input (Float32)[512, 8, 8], label (Int64)[512, 1]
+	// input (Float32)[512, 8, 8], label (Int64)[512, 1]
+	// input (Float32)[512, 8, 8], label (Int64)[512, 1]
+	// next: epoch 2 batch 0 (0 of 1797 consumed; cipher seed 1; drop)
 }
 
 // A provider's named sources as a GoMLX dataset: its data sources are the
@@ -66,6 +72,10 @@ func ExampleLabeled() {
 // the last batch to full size, and Mask adds the label that tells its real
 // observations (true) from the padding (false).
 func ExampleProvided() {
+	backend, err := gobackend.New("")
+	if err != nil {
+		log.Fatal(err)
+	}
 	x, err := arraycontainer.New([]float32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, []int{5, 2}, obsdim.First)
 	if err != nil {
 		log.Fatal(err)
@@ -86,20 +96,19 @@ func ExampleProvided() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ds, err := gomlx.Provided("eval", p, gomlx.Mask())
+	ds, err := gomlx.Provided(backend, "eval", p, gomlx.Mask())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer ds.Close()
-	for {
-		spec, inputs, labels, err := ds.Yield()
-		if err == io.EOF {
-			break
-		}
+	for b, err := range ds.Iter() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(spec, inputs[0].Value(), labels[0].Value(), labels[1].Value())
+		fmt.Println(b.Spec, b.Inputs[0].Value(), b.Labels[0].Value(), b.Labels[1].Value())
+		if err := b.Finalize(); err != nil {
+			log.Fatal(err)
+		}
 	}
 	// Output:
 	// gomlx.Mask [[0 1] [2 3] [4 5]] [[10] [11] [12]] [true true true]
@@ -111,6 +120,10 @@ func ExampleProvided() {
 // are lists of arrays, which Stack writes as one tensor, batch first; Values
 // writes one label per observation.
 func ExampleNew() {
+	backend, err := gobackend.New("")
+	if err != nil {
+		log.Fatal(err)
+	}
 	digits := datasets.Digits()
 	flip := func(img *arraycontainer.Array[uint8], rng *rand.Rand) *arraycontainer.Array[uint8] {
 		if rng.IntN(2) == 0 { // mirror the image left to right, half of the time
@@ -126,7 +139,7 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	loader := eachobs.NewLoader(data, 100, eachobs.Shuffle(3), eachobs.Tail(index.Drop), eachobs.Workers(2))
-	ds, err := gomlx.New("augmented", loader.Iter(), func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
+	ds, err := gomlx.New(backend, "augmented", loader.Iter(), func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
 		gomlx.Stack(w.Input(), b.X)  // [100 8 8] uint8
 		gomlx.Values(w.Label(), b.Y) // [100 1] int64
 	})
@@ -134,20 +147,31 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	defer ds.Close()
-	_, inputs, labels, err := ds.Yield()
+	for b, err := range ds.Iter() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(b.Inputs[0].Shape(), b.Labels[0].Shape())
+		if err := b.Finalize(); err != nil {
+			log.Fatal(err)
+		}
+		break
+	}
+	// Output:
+	// (Uint8)[100, 8, 8] (Int64)[100, 1]
+}
+
+// A training run stopped mid-epoch goes on where it stopped: SaveState puts
+// the dataset's state (its loop's MarshalBinary) into the model's store, which
+// GoMLX's checkpoints save with the weights (SaveOnStep does both), and
+// RestoreState sets a new dataset, over a new loader with any prefetching or
+// workers, to it. The restored dataset yields the batches the uninterrupted
+// run would have.
+func ExampleDataset_RestoreState() {
+	backend, err := gobackend.New("")
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(inputs[0].Shape(), labels[0].Shape())
-	// Output:
-	// (Uint8)[100 8 8] (Int64)[100 1]
-}
-
-// A training run interrupted mid-epoch goes on where it stopped: save
-// Position with the checkpoint, and Resume a new dataset (over a new loop,
-// with any prefetching or workers) there. The resumed dataset yields the
-// batches the uninterrupted run would have.
-func ExampleDataset_Resume() {
 	digits := datasets.Digits()
 	data, err := tuples.Zip2(digits.X(), digits.Y())
 	if err != nil {
@@ -155,41 +179,49 @@ func ExampleDataset_Resume() {
 	}
 	labels := func(ds *gomlx.Dataset[arraycontainer.LabeledBatch[uint8, int]], n int) [][]int64 {
 		var out [][]int64
-		for range n {
-			_, _, lab, err := ds.Yield()
+		for b, err := range ds.Iter() {
 			if err != nil {
 				log.Fatal(err)
 			}
-			out = append(out, tensors.MustCopyFlatData[int64](lab[0])[:4]) // the first 4 labels
+			out = append(out, tensors.MustCopyFlatData[int64](b.Labels[0])[:4]) // the first 4 labels
+			if err := b.Finalize(); err != nil {
+				log.Fatal(err)
+			}
+			if len(out) == n {
+				break
+			}
 		}
 		return out
 	}
-	loader := func() *eachobs.Loader[arraycontainer.LabeledBatch[uint8, int]] {
-		return eachobs.NewLoader(data, 256, eachobs.Shuffle(5), eachobs.Tail(index.Drop), eachobs.Prefetch(2))
+	loader := func(opts ...eachobs.Option) *eachobs.Loader[arraycontainer.LabeledBatch[uint8, int]] {
+		return eachobs.NewLoader(data, 256, append(opts, eachobs.Shuffle(5), eachobs.Tail(index.Drop))...)
 	}
 
-	run, err := gomlx.Labeled("train", loader().Iter())
+	run, err := gomlx.Labeled(backend, "train", loader(eachobs.Prefetch(2)).Iter())
 	if err != nil {
 		log.Fatal(err)
 	}
-	labels(run, 3)        // 3 of the epoch's 7 batches...
-	pos := run.Position() // ...and the checkpoint
-	fmt.Println("checkpoint at", pos)
+	labels(run, 3) // 3 of the epoch's 7 batches...
+	store := model.NewStore()
+	if err := run.SaveState(store); err != nil { // ...and the checkpoint
+		log.Fatal(err)
+	}
 	uninterrupted := labels(run, 2)
 	run.Close()
 
-	resumed, err := gomlx.Labeled("train", loader().Iter())
+	resumed, err := gomlx.Labeled(backend, "train", loader(eachobs.Workers(2)).Iter())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer resumed.Close()
-	if err := resumed.Resume(pos); err != nil {
+	if _, err := resumed.RestoreState(store); err != nil {
 		log.Fatal(err)
 	}
+	fmt.Println("restored at", resumed.Position())
 	fmt.Println("uninterrupted:", uninterrupted)
 	fmt.Println("resumed:      ", labels(resumed, 2))
 	// Output:
-	// checkpoint at epoch 0 batch 3 (768 of 1797 consumed; cipher seed 5; drop)
+	// restored at epoch 0 batch 3 (768 of 1797 consumed; cipher seed 5; drop)
 	// uninterrupted: [[6 7 4 9] [9 4 5 5]]
 	// resumed:       [[6 7 4 9] [9 4 5 5]]
 }

@@ -7,8 +7,8 @@ import "github.com/obskit/obskit/container"
 type Option func(*config)
 
 type config struct {
-	owned, mask, endless, specSet bool
-	spec                          any
+	mask, endless, specSet bool
+	spec                   any
 }
 
 func newConfig(opts []Option) config {
@@ -23,15 +23,6 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// Owned makes every Yield return new tensors whose ownership passes to the
-// caller, which finalizes them (GoMLX's default), instead of the same tensors
-// rewritten batch after batch. Use it when the caller keeps tensors past the
-// next Yield: a GoMLX dataset wrapper that reads ahead in a goroutine
-// (datasets.Parallel, datasets.DistributedAccumulator). It costs the
-// allocation of the tensors, and with a CPU backend their first transfer, per
-// batch.
-func Owned() Option { return func(c *config) { c.owned = true } }
-
 // MaskSpec is the spec of a dataset built with [Mask] and without [Spec].
 const MaskSpec = "gomlx.Mask"
 
@@ -44,11 +35,11 @@ const MaskSpec = "gomlx.Mask"
 // spec, so the dataset's spec is [MaskSpec] unless [Spec] sets another.
 func Mask() Option { return func(c *config) { c.mask = true } }
 
-// Endless makes the dataset run through every epoch without io.EOF, one epoch
-// after another, for GoMLX's train.Loop.RunSteps (and checkpoints that count
-// steps). The epoch of the last batch is [Dataset.Epoch].
+// Endless makes the dataset's Iter run through every epoch, one after another,
+// without end, for GoMLX's train.Loop.RunSteps (and checkpoints that count
+// steps): the epoch of the next batch is [Dataset.Position]'s.
 func Endless() Option { return func(c *config) { c.endless = true } }
 
-// Spec sets the spec Yield returns with every batch (nil by default): GoMLX
+// Spec sets the spec of every batch (nil by default): GoMLX
 // passes it to the model function, and compiles a graph per distinct spec.
 func Spec(v any) Option { return func(c *config) { c.spec, c.specSet = v, true } }

@@ -1,56 +1,53 @@
 package gomlx_test
 
 import (
+	"iter"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
-	"github.com/gomlx/gomlx/pkg/core/graph"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/ml/context"
-	"github.com/gomlx/gomlx/pkg/ml/layers"
-	"github.com/gomlx/gomlx/pkg/ml/layers/activations"
-	"github.com/gomlx/gomlx/pkg/ml/train"
-	"github.com/gomlx/gomlx/pkg/ml/train/losses"
-	"github.com/gomlx/gomlx/pkg/ml/train/metrics"
-	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/layers/activation"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/model/checkpoint"
+	"github.com/gomlx/gomlx/ml/train"
+	"github.com/gomlx/gomlx/ml/train/loss"
+	"github.com/gomlx/gomlx/ml/train/metric"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.uber.org/goleak"
 
+	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/convert"
+	"github.com/obskit/obskit/datasets"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/gomlx"
 	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/subset"
+	"github.com/obskit/obskit/transform"
+	"github.com/obskit/obskit/tuples"
 )
-
-// backend is the pure-Go backend every test shares. It runs a graph's ops one
-// after another: simplego v0.26.0's parallel scheduling of ops reads its
-// bookkeeping without a lock (the race detector reports it).
-var backend = sync.OnceValue(func() backends.Backend {
-	b, err := simplego.New("ops_sequential")
-	if err != nil {
-		panic(err)
-	}
-	return b
-})
 
 // mlp is a classifier of flattened inputs: one hidden layer of 32 ReLUs, 10
 // logits.
-func mlp(ctx *context.Context, _ any, inputs []*graph.Node) []*graph.Node {
+func mlp(scope *model.Scope, _ any, inputs []*graph.Node) []*graph.Node {
 	x := graph.Reshape(inputs[0], inputs[0].Shape().Dimensions[0], -1)
-	x = activations.Relu(layers.DenseWithBias(ctx.In("hidden"), x, 32))
-	return []*graph.Node{layers.DenseWithBias(ctx.In("logits"), x, 10)}
+	x = activation.Relu(layers.DenseWithBias(scope.In("hidden"), x, 32))
+	return []*graph.Node{layers.DenseWithBias(scope.In("logits"), x, 10)}
 }
 
-func newTrainer(t *testing.T, seed int64) *train.Trainer {
-	ctx := context.New()
-	if err := ctx.SetRNGStateFromSeed(seed); err != nil {
+func newTrainer(t *testing.T, store *model.Store) *train.Trainer {
+	t.Helper()
+	if err := store.SetRNGStateFromSeed(42); err != nil {
 		t.Fatal(err)
 	}
-	return train.NewTrainer(backend(), ctx, mlp, losses.SparseCategoricalCrossEntropyLogits,
-		optimizers.Adam().LearningRate(0.01).Done(), nil,
-		[]metrics.Interface{metrics.NewSparseCategoricalAccuracy("accuracy", "acc"), gomlx.MaskedAccuracy("masked accuracy", "macc")})
+	return train.NewTrainer(backend(), store, mlp, loss.SparseCategoricalCrossEntropyLogits,
+		optimizer.Adam().LearningRate(0.01).Done(), nil,
+		[]metric.Interface{metric.NewSparseCategoricalAccuracy("accuracy", "acc"), gomlx.MaskedAccuracy("masked accuracy", "macc")})
 }
 
 // TestTrainLearns: a short training run through the adapter with GoMLX's
@@ -63,12 +60,12 @@ func TestTrainLearns(t *testing.T) {
 		t.Fatal(err)
 	}
 	trainPart, test := parts[0], parts[1] // 1438 and 359 observations
-	ds, err := gomlx.Labeled("train", eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop), eachobs.Prefetch(1)).Iter())
+	ds, err := gomlx.Labeled(backend(), "train", eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop), eachobs.Prefetch(1)).Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	trainer := newTrainer(t, 42)
+	trainer := newTrainer(t, model.NewStore())
 	loop := train.NewLoop(trainer)
 	const epochs = 3
 	if _, err := loop.RunEpochs(ds, epochs); err != nil {
@@ -87,14 +84,14 @@ func TestTrainLearns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return shapes.ConvertTo[float64](m[3].Value()) // loss+, loss, accuracy, masked accuracy
+		return shapes.ConvertTo[float64](m[2].Value()) // loss, accuracy, masked accuracy
 	}
-	padded, err := gomlx.Labeled("test", eachobs.NewLoader(test, 64, eachobs.Tail(index.Pad)).Iter(), gomlx.Mask())
+	padded, err := gomlx.Labeled(backend(), "test", eachobs.NewLoader(test, 64, eachobs.Tail(index.Pad)).Iter(), gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer padded.Close()
-	whole, err := gomlx.Labeled("test", eachobs.NewLoader(test, test.Nobs()).Iter(), gomlx.Mask()) // one batch
+	whole, err := gomlx.Labeled(backend(), "test", eachobs.NewLoader(test, test.Nobs()).Iter(), gomlx.Mask()) // one batch
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,36 +103,118 @@ func TestTrainLearns(t *testing.T) {
 	if math.Abs(a-b) > 1e-6 {
 		t.Errorf("accuracy over a padded, masked last batch %.6f, over whole batches %.6f", a, b)
 	}
-	if again := accuracy(padded); again != a { // Eval resets: the same batches again
+	if again := accuracy(padded); again != a { // each Eval is the next epoch: the same batches
 		t.Errorf("a second evaluation gave %.6f, the first %.6f", again, a)
 	}
+}
 
-	// An Endless dataset serves train.Loop.RunSteps across epochs (the graph
-	// of the same shape is reused), and its position counts the steps.
-	trainLoader := eachobs.NewLoader(trainPart, 128, eachobs.Shuffle(5), eachobs.Tail(index.Drop))
-	endless, err := gomlx.Labeled("train", trainLoader.Iter(), gomlx.Endless())
+// A seen is what one training step was given and what it gave: the batch's
+// first labels and the sum of its pixels, and the step's loss.
+type seen struct {
+	Labels []int64
+	Sum    float64
+	Loss   float64
+}
+
+// recorder is a train.Dataset that notes the batches of ds as the trainer
+// takes them.
+type recorder struct {
+	train.Dataset
+	got *[]seen
+}
+
+func (r recorder) Iter() iter.Seq2[train.Batch, error] {
+	return func(yield func(train.Batch, error) bool) {
+		for b, err := range r.Dataset.Iter() {
+			if err == nil {
+				y := tensors.MustCopyFlatData[int64](b.Labels[0])[:8]
+				sum := 0.0
+				for _, v := range tensors.MustCopyFlatData[float32](b.Inputs[0]) {
+					sum += float64(v)
+				}
+				*r.got = append(*r.got, seen{Labels: y, Sum: sum})
+			}
+			if !yield(b, err) {
+				return
+			}
+		}
+	}
+}
+
+// TestResumeFromCheckpoint: a run stopped after step 17 and restarted from its
+// last checkpoint (step 10: the weights, the optimizer and the loader's
+// state, saved together by SaveOnStep) trains on exactly the batches of the
+// uninterrupted run from step 10 on, with its loss curve, though the
+// restarted loader has other workers and prefetching. The batches are
+// shuffled and augmented at random per observation (transform.MapRand).
+func TestResumeFromCheckpoint(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	d := datasets.Digits()
+	x := convert.Scale(d.X(), float32(1.0/16), 0) // [1797 8 8]
+	data, err := tuples.Zip2(transform.MapRand(x, shift), d.Y())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer endless.Close()
-	at := trainLoader.Iter().Pos() // epoch 3 batch 9
-	at.Epoch, at.Consumed, at.Batch = trainLoader.Steps().After(3, 8)
-	if err := endless.Resume(at); err != nil {
-		t.Fatal(err)
+	const steps, stopAt, every = 30, 17, 10
+	run := func(store *model.Store, opts []eachobs.Option, restore bool, n int, ckpt *checkpoint.Handler) []seen {
+		t.Helper()
+		l := eachobs.NewLoader(data, 64, append(opts, eachobs.Shuffle(5), eachobs.Tail(index.Drop))...)
+		ds, err := gomlx.New(backend(), "train", l.Iter(), func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[float32], []int]) {
+			gomlx.Stack(w.Input(), b.X)
+			gomlx.Values(w.Label(), b.Y)
+		}, gomlx.Endless())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ds.Close()
+		if restore {
+			ok, err := ds.RestoreState(store)
+			if err != nil || !ok {
+				t.Fatalf("RestoreState: %v, %v", ok, err)
+			}
+		}
+		loop := train.NewLoop(newTrainer(t, store))
+		var got []seen
+		if ckpt != nil {
+			train.EveryNSteps(loop, every, "checkpoint", 100, ds.SaveOnStep(ckpt, store))
+		}
+		loop.OnStep("loss", 200, func(_ *train.Loop, m []*tensors.Tensor) error {
+			got[len(got)-1].Loss = shapes.ConvertTo[float64](m[0].Value())
+			return nil
+		})
+		if _, err := loop.RunSteps(recorder{ds, &got}, n); err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
-	if _, err := loop.RunSteps(endless, 4); err != nil { // 11 batches an epoch
-		t.Fatal(err)
-	}
-	if p := endless.Position(); p.Epoch != 4 || p.Batch != 2 {
-		t.Errorf("Position after 4 steps from epoch 3 batch 9 = %+v, want epoch 4 batch 2", p)
-	}
-	// The tensors the trainer used are the dataset's own, shared with the
-	// backend after the first step: no copy beyond the writer's.
-	_, in, _, err := endless.Yield()
+	want := run(model.NewStore(), []eachobs.Option{eachobs.Workers(2), eachobs.Prefetch(2)}, false, steps, nil)
+
+	dir := t.TempDir()
+	store := model.NewStore()
+	ckpt, err := checkpoint.Build(store).Dir(dir).Keep(2).Done()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !in[0].IsShared() {
-		t.Errorf("the input tensor is not shared with the simplego backend after training")
+	first := run(store, []eachobs.Option{eachobs.Workers(2), eachobs.Prefetch(2)}, false, stopAt, ckpt)
+
+	// The restart: a new process would build all this anew.
+	store = model.NewStore()
+	if _, err := checkpoint.Build(store).Dir(dir).Done(); err != nil { // loads the step-10 checkpoint
+		t.Fatal(err)
+	}
+	if step := optimizer.GetGlobalStep(store); step != every {
+		t.Fatalf("the checkpoint is of step %d, want %d", step, every)
+	}
+	rest := run(store, []eachobs.Option{eachobs.Workers(3)}, true, steps-every, nil)
+
+	approx := cmpopts.EquateApprox(1e-6, 1e-9)
+	if diff := cmp.Diff(want[:stopAt], first, approx); diff != "" {
+		t.Errorf("the run before the stop differs from the uninterrupted one (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want[every:], rest, approx); diff != "" {
+		t.Errorf("the restarted run differs from the uninterrupted one from step %d (-want +got):\n%s", every, diff)
+	}
+	if cmp.Equal(want[0].Labels, want[every].Labels) || want[0].Loss <= want[steps-1].Loss {
+		t.Errorf("the run does not shuffle or does not learn: losses %v ... %v", want[0].Loss, want[steps-1].Loss)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gomlx/gomlx/pkg/core/distributed"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/distributed"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/core/tensors/dtensor"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
@@ -21,24 +23,31 @@ import (
 // types and shapes of the tensors; a later batch that differs is an error
 // wrapping [ErrShape], returned by [Dataset.Yield].
 //
-// The tensors are made on the first batch and rewritten by every later one
-// (new ones per batch with [Owned]); writing a batch allocates nothing when its
-// arrays are contiguous with the observation axis first, as every batch the
-// kit gathers from an observation-first array is.
+// Every batch gets new tensors, made on the backend's device
+// (tensors.FromShapeForBackend: with a backend of shared buffers, such as the
+// pure-Go one, the writer writes into the memory the graph reads, the one copy
+// a batch costs), since GoMLX's trainer takes the ownership of a batch's
+// tensors and frees them after the step. The writer's own code allocates
+// nothing per batch when the batch's arrays are contiguous with the
+// observation axis first, as every batch the kit gathers from an
+// observation-first array is: the allocations per batch are those of GoMLX's
+// tensors.
 type Writer struct {
-	owned, mask bool
-	parts       int                       // shards per tensor: 1, or the devices of a Distributed dataset
-	sharding    *distributed.ShardingSpec // of every tensor, when distributed
-	real, size  int
-	in, lab     []*Slot
-	ni, nl      int
-	first       bool // the first batch: it makes the slots
-	made        bool // a batch was written
-	inputs      []*tensors.Tensor
-	labels      []*tensors.Tensor
-	dinputs     []*distributed.Tensor
-	dlabels     []*distributed.Tensor
-	err         error
+	backend    compute.Backend
+	host       bool // reuse host tensors instead (measured against the device route; see route.go)
+	mask       bool
+	parts      int                       // shards per tensor: 1, or the devices of a Distributed dataset
+	sharding   *distributed.ShardingSpec // of every tensor, when distributed
+	real, size int
+	in, lab    []*Slot
+	ni, nl     int
+	first      bool // the first batch: it makes the slots
+	made       bool // a batch was written
+	inputs     []*tensors.Tensor
+	labels     []*tensors.Tensor
+	dinputs    []*dtensor.Tensor
+	dlabels    []*dtensor.Tensor
+	err        error
 }
 
 // A Slot is one tensor of a step, handed out by [Writer.Input] or
@@ -47,11 +56,12 @@ type Slot struct {
 	w      *Writer
 	role   string // "input" or "label"
 	k      int
-	t      []*tensors.Tensor   // one per part: the shards of a distributed tensor
-	dt     *distributed.Tensor // of the shards t, when distributed; nil after new shards
+	t      []*tensors.Tensor // one per part: the shards of a distributed tensor
 	dtype  dtypes.DType
-	dims   []int  // of the tensor, the batch first
-	key    [3]int // batch length, elements per observation, rank of the source
+	dims   []int        // of the tensor (of a shard, when distributed), the batch first
+	shape  shapes.Shape // dtype and dims
+	made   bool         // its tensors were made for this batch
+	key    [3]int       // batch length, elements per observation, rank of the source
 	filled bool
 }
 
@@ -71,7 +81,7 @@ func (w *Writer) slot(slots *[]*Slot, n *int, role string) *Slot {
 		*slots = append(*slots, &Slot{w: w, role: role, k: k})
 	}
 	s := (*slots)[k]
-	s.filled = false
+	s.filled, s.made = false, false
 	return s
 }
 
@@ -114,7 +124,7 @@ func (w *Writer) end() error {
 	if w.sharding != nil {
 		return w.collectDistributed()
 	}
-	if w.owned || w.inputs == nil {
+	if w.inputs == nil {
 		w.inputs = make([]*tensors.Tensor, w.ni)
 		w.labels = make([]*tensors.Tensor, w.nl)
 	}
@@ -125,6 +135,27 @@ func (w *Writer) end() error {
 		w.labels[k] = s.t[0]
 	}
 	return nil
+}
+
+// discard frees the tensors of a batch that failed, which no caller owns.
+func (w *Writer) discard() {
+	if w.host {
+		return
+	}
+	for _, slots := range [][]*Slot{w.in, w.lab} {
+		for _, s := range slots {
+			if !s.made {
+				continue // the tensors of an earlier batch, the caller's
+			}
+			for j, t := range s.t {
+				if t != nil {
+					_ = t.FinalizeAll()
+					s.t[j] = nil
+				}
+			}
+			s.made = false
+		}
+	}
 }
 
 // putMask writes the mask of the batch into s.
@@ -142,9 +173,10 @@ func (w *Writer) putMask(s *Slot) {
 
 // tensor readies the tensor of s for a batch whose source has key (batch
 // length, elements per observation, rank): on the first batch it makes a tensor
-// of the shape dims (one shard per part, each 1/parts of the batch), later it
-// keeps the first batch's (new ones with Owned). It records an error wrapping
-// ErrShape and returns false for a batch that differs from the first.
+// of the shape dims (one shard per part, each 1/parts of the batch), later one
+// of the first batch's shape; each batch's are new, on the backend's devices.
+// It records an error wrapping ErrShape and returns false for a batch that
+// differs from the first.
 func (s *Slot) tensor(dtype dtypes.DType, key [3]int, dims func() []int) bool {
 	w := s.w
 	if s.filled && w.err == nil {
@@ -170,12 +202,25 @@ func (s *Slot) tensor(dtype dtypes.DType, key [3]int, dims func() []int) bool {
 	}
 	if s.t == nil {
 		s.t = make([]*tensors.Tensor, w.parts)
+		s.shape = shapes.Make(s.dtype, s.dims...)
 	}
 	for j, t := range s.t {
-		if t == nil || w.owned || !t.Ok() {
-			s.t[j] = tensors.FromShape(shapes.Make(s.dtype, s.dims...))
-			s.dt = nil
+		if w.host && w.sharding == nil && t != nil && t.Ok() {
+			continue // the host route: the tensor of the last batch, rewritten
 		}
+		if w.host || w.sharding != nil {
+			// A shard is a host tensor, which the trainer moves to its
+			// device (a backend with several devices, XLA's, shares no
+			// buffers with the host).
+			s.t[j], s.made = tensors.FromShape(s.shape), true
+			continue
+		}
+		t, err := tensors.FromShapeForBackend(w.backend, 0, s.shape)
+		if err != nil {
+			w.err = fmt.Errorf("%s %d: %w", s.role, s.k, err)
+			return false
+		}
+		s.t[j], s.made = t, true
 	}
 	return true
 }

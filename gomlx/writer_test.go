@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/distributed"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/distributed"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/obskit/obskit/arraycontainer"
@@ -61,18 +61,16 @@ func iota[E arraycontainer.Number](n int) []E {
 	return v
 }
 
-// firstBatch returns the inputs and labels of the first Yield of ds.
+// firstBatch returns the inputs and labels of the first batch of ds.
 func firstBatch[B any](t *testing.T, ds *gomlx.Dataset[B], err error) (in, lab []tensorView) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	_, x, y, err := ds.Yield()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return views(t, x), views(t, y)
+	b := next(t, ds)
+	defer free(t, b)
+	return views(t, b.Inputs), views(t, b.Labels)
 }
 
 // TestWriter: what each writer makes of a batch, for every layout and element
@@ -92,26 +90,26 @@ func TestWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ds, err := gomlx.Labeled("t", eachobs.NewLoader(data, 2).Iter())
+			ds, err := gomlx.Labeled(backend(), "t", eachobs.NewLoader(data, 2).Iter())
 			return firstBatch(t, ds, err)
 		},
 		want: want{
-			in:  []tensorView{{"(Float32)[2 2 3]", [][][]float32{{{0, 1, 2}, {3, 4, 5}}, {{6, 7, 8}, {9, 10, 11}}}}},
-			lab: []tensorView{{"(Int64)[2 1]", [][]int64{{7}, {8}}}},
+			in:  []tensorView{{"(Float32)[2, 2, 3]", [][][]float32{{{0, 1, 2}, {3, 4, 5}}, {{6, 7, 8}, {9, 10, 11}}}}},
+			lab: []tensorView{{"(Int64)[2, 1]", [][]int64{{7}, {8}}}},
 		},
 	}, {
 		name: "uint8 rank-1 array and float64 values",
 		run: func(t *testing.T) ([]tensorView, []tensorView) {
 			x := mustArray(t, []uint8{5, 6, 7}, []int{3}, obsdim.First)
-			ds, err := gomlx.New("t", eachobs.NewLoader(x, 3).Iter(), func(w *gomlx.Writer, b *arraycontainer.Array[uint8]) {
+			ds, err := gomlx.New(backend(), "t", eachobs.NewLoader(x, 3).Iter(), func(w *gomlx.Writer, b *arraycontainer.Array[uint8]) {
 				gomlx.Array(w.Input(), b)
 				gomlx.Values(w.Label(), []float64{0.5, 1, 2})
 			})
 			return firstBatch(t, ds, err)
 		},
 		want: want{
-			in:  []tensorView{{"(Uint8)[3 1]", [][]uint8{{5}, {6}, {7}}}},
-			lab: []tensorView{{"(Float64)[3 1]", [][]float64{{0.5}, {1}, {2}}}},
+			in:  []tensorView{{"(Uint8)[3, 1]", [][]uint8{{5}, {6}, {7}}}},
+			lab: []tensorView{{"(Float64)[3, 1]", [][]float64{{0.5}, {1}, {2}}}},
 		},
 	}, {
 		name: "a list of observations (transform.Map) stacked",
@@ -123,13 +121,13 @@ func TestWriter(t *testing.T) {
 				}
 				return a
 			})
-			ds, err := gomlx.New("t", eachobs.NewLoader(doubled, 3).Iter(), func(w *gomlx.Writer, b []*arraycontainer.Array[int32]) {
+			ds, err := gomlx.New(backend(), "t", eachobs.NewLoader(doubled, 3).Iter(), func(w *gomlx.Writer, b []*arraycontainer.Array[int32]) {
 				gomlx.Stack(w.Input(), b)
 			})
 			return firstBatch(t, ds, err)
 		},
 		want: want{
-			in: []tensorView{{"(Int32)[3 2 2]", [][][]int32{{{0, 2}, {4, 6}}, {{8, 10}, {12, 14}}, {{16, 18}, {20, 22}}}}},
+			in: []tensorView{{"(Int32)[3, 2, 2]", [][][]int32{{{0, 2}, {4, 6}}, {{8, 10}, {12, 14}}, {{16, 18}, {20, 22}}}}},
 		},
 	}}
 	for _, c := range cases {
@@ -157,21 +155,21 @@ func TestObsLastAgainstLoop(t *testing.T) {
 		}
 		want = append(want, obs)
 	}
-	ds, err := gomlx.New("t", l.Iter(), func(w *gomlx.Writer, b *arraycontainer.Array[float64]) { gomlx.Array(w.Input(), b) })
+	ds, err := gomlx.New(backend(), "t", l.Iter(), func(w *gomlx.Writer, b *arraycontainer.Array[float64]) { gomlx.Array(w.Input(), b) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
 	var got [][]float64
-	for {
-		_, in, _, err := ds.Yield()
+	for b, err := range ds.Iter() {
 		if err != nil {
-			break
+			t.Fatal(err)
 		}
-		if s := in[0].Shape().String(); s != "(Float64)[4 5]" {
-			t.Fatalf("tensor shape %s, want (Float64)[4 5]", s)
+		if s := b.Inputs[0].Shape().String(); s != "(Float64)[4, 5]" {
+			t.Fatalf("tensor shape %s, want (Float64)[4, 5]", s)
 		}
-		got = append(got, tensors.MustCopyFlatData[float64](in[0]))
+		got = append(got, tensors.MustCopyFlatData[float64](b.Inputs[0]))
+		free(t, b)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("observation-last batches mismatch (-loop +tensors):\n%s", diff)
@@ -187,22 +185,25 @@ func TestMaskAndPadding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := gomlx.Labeled("t", eachobs.NewLoader(data, 4, eachobs.Tail(index.Pad)).Iter(), gomlx.Mask())
+	ds, err := gomlx.Labeled(backend(), "t", eachobs.NewLoader(data, 4, eachobs.Tail(index.Pad)).Iter(), gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ds.Close()
 	var got [][]tensorView
-	for {
-		_, _, lab, err := ds.Yield()
+	for b, err := range ds.Iter() {
 		if err != nil {
-			break
+			t.Fatal(err)
 		}
-		got = append(got, views(t, lab))
+		if b.Spec != gomlx.MaskSpec {
+			t.Errorf("spec %v, want %q", b.Spec, gomlx.MaskSpec)
+		}
+		got = append(got, views(t, b.Labels))
+		free(t, b)
 	}
 	want := [][]tensorView{
-		{{"(Int64)[4 1]", [][]int64{{0}, {1}, {2}, {3}}}, {"(Bool)[4]", []bool{true, true, true, true}}},
-		{{"(Int64)[4 1]", [][]int64{{4}, {0}, {1}, {2}}}, {"(Bool)[4]", []bool{true, false, false, false}}},
+		{{"(Int64)[4, 1]", [][]int64{{0}, {1}, {2}, {3}}}, {"(Bool)[4]", []bool{true, true, true, true}}},
+		{{"(Int64)[4, 1]", [][]int64{{4}, {0}, {1}, {2}}}, {"(Bool)[4]", []bool{true, false, false, false}}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("padded labels and mask mismatch (-want +got):\n%s", diff)
@@ -223,28 +224,28 @@ func TestMaskAndPadding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pds, err := gomlx.Provided("p", p, gomlx.Mask())
+	pds, err := gomlx.Provided(backend(), "p", p, gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pds.Close()
 	var all [][]tensorView
-	for {
-		_, in, lab, err := pds.Yield()
+	for b, err := range pds.Iter() {
 		if err != nil {
-			break
+			t.Fatal(err)
 		}
-		all = append(all, append(views(t, in), views(t, lab)...))
+		all = append(all, append(views(t, b.Inputs), views(t, b.Labels)...))
+		free(t, b)
 	}
 	wantP := [][]tensorView{{
-		{"(Float32)[3 2]", [][]float32{{0, 1}, {2, 3}, {4, 5}}},
-		{"(Float32)[3 1]", [][]float32{{0}, {1}, {2}}},
-		{"(Int32)[3 1]", [][]int32{{10}, {11}, {12}}},
+		{"(Float32)[3, 2]", [][]float32{{0, 1}, {2, 3}, {4, 5}}},
+		{"(Float32)[3, 1]", [][]float32{{0}, {1}, {2}}},
+		{"(Int32)[3, 1]", [][]int32{{10}, {11}, {12}}},
 		{"(Bool)[3]", []bool{true, true, true}},
 	}, {
-		{"(Float32)[3 2]", [][]float32{{6, 7}, {8, 9}, {-1, -1}}},
-		{"(Float32)[3 1]", [][]float32{{3}, {4}, {-1}}},
-		{"(Int32)[3 1]", [][]int32{{13}, {14}, {-1}}},
+		{"(Float32)[3, 2]", [][]float32{{6, 7}, {8, 9}, {-1, -1}}},
+		{"(Float32)[3, 1]", [][]float32{{3}, {4}, {-1}}},
+		{"(Int32)[3, 1]", [][]int32{{13}, {14}, {-1}}},
 		{"(Bool)[3]", []bool{true, true, false}},
 	}}
 	if diff := cmp.Diff(wantP, all); diff != "" {
@@ -253,12 +254,14 @@ func TestMaskAndPadding(t *testing.T) {
 }
 
 // TestDistributed: a distributed dataset yields each tensor as one shard of the
-// batch per device, sharded on the batch axis, whose merge is the batch.
+// batch per device, sharded on the batch axis, whose merge is the batch; its
+// Iter yields the merged batches. The pure-Go backend has one device: the
+// split is checked here on the shards themselves.
 func TestDistributed(t *testing.T) {
 	data := digits(t)
 	l := eachobs.NewLoader(data, 100, eachobs.Shuffle(2), eachobs.Tail(index.Drop))
 	want := loopSteps(t, l, l.Iter().Pos(), 1, readLabeled)
-	ds, err := gomlx.Labeled("digits", l.Iter(), gomlx.Mask())
+	ds, err := gomlx.Labeled(backend(), "digits", l.Iter(), gomlx.Mask())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,25 +270,30 @@ func TestDistributed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dd.Close()
-	if _, _, _, err := dd.Yield(); !errors.Is(err, gomlx.ErrDistributed) {
-		t.Errorf("Yield of a distributed dataset: error %v, want ErrDistributed", err)
-	}
-	if got := dd.DeviceAssignment(); !cmp.Equal(got, []backends.DeviceNum{0, 1, 2, 3}) {
+	if got := dd.DeviceAssignment(); !cmp.Equal(got, []compute.DeviceNum{0, 1, 2, 3}) {
 		t.Errorf("DeviceAssignment() = %v", got)
 	}
-	for k := range 3 {
-		_, in, lab, err := dd.DistributedYield()
+	k := 0
+	for b, err := range dd.DistributedIter() {
 		if err != nil {
 			t.Fatal(err)
 		}
+		in, lab := b.Inputs, b.Labels
 		if len(in) != 1 || len(lab) != 2 {
 			t.Fatalf("batch %d: %d inputs and %d labels, want 1 and 2", k, len(in), len(lab))
 		}
-		if s := in[0].ShardShape().String(); s != "(Float32)[25 64]" {
-			t.Errorf("batch %d: input shard shape %s, want (Float32)[25 64]", k, s)
+		if s := in[0].ShardShape().String(); s != "(Float32)[25, 64]" {
+			t.Errorf("batch %d: input shard shape %s, want (Float32)[25, 64]", k, s)
 		}
 		if s := fmt.Sprint(in[0].ShardingSpec()); s != fmt.Sprint(lab[0].ShardingSpec()) {
 			t.Errorf("batch %d: inputs sharded as %s, labels as %s", k, s, lab[0].ShardingSpec())
+		}
+		// Shard j holds observations [25j, 25j+25) of the batch.
+		for j, shard := range in[0].Shards() {
+			got := tensors.MustCopyFlatData[float32](shard)
+			if !cmp.Equal(want[k].Inputs[0][j*25*64:(j+1)*25*64], got, fast) {
+				t.Errorf("batch %d: shard %d is not slots %d..%d of the batch", k, j, 25*j, 25*j+24)
+			}
 		}
 		x, err := in[0].Merge()
 		if err != nil {
@@ -306,10 +314,28 @@ func TestDistributed(t *testing.T) {
 		if v := tensors.MustCopyFlatData[bool](m); len(v) != 100 || !allTrue(v) {
 			t.Errorf("batch %d: mask %v, want 100 true", k, v)
 		}
+		if err := b.Finalize(); err != nil {
+			t.Fatal(err)
+		}
+		if k++; k == 3 {
+			break
+		}
+	}
+	// Iter merges the shards: the batches of the loop, from batch 3 on.
+	for mb, err := range dd.Iter() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := readTensors(t, want[3].Pos, mb.Inputs, mb.Labels[:1])
+		if diff := cmp.Diff(want[3], got, fast); diff != "" {
+			t.Errorf("merged batch 3 mismatch (-loop +dataset):\n%s", diff)
+		}
+		free(t, mb)
+		break
 	}
 
 	// 100 does not split over 3 devices.
-	ds3, err := gomlx.Labeled("digits", l.Iter())
+	ds3, err := gomlx.Labeled(backend(), "digits", l.Iter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,8 +344,11 @@ func TestDistributed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dd3.Close()
-	if _, _, _, err := dd3.DistributedYield(); !errors.Is(err, gomlx.ErrShape) {
-		t.Errorf("a batch of 100 over 3 devices: error %v, want ErrShape", err)
+	for _, err := range dd3.DistributedIter() {
+		if !errors.Is(err, gomlx.ErrShape) {
+			t.Errorf("a batch of 100 over 3 devices: error %v, want ErrShape", err)
+		}
+		break
 	}
 }
 
