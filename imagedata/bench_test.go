@@ -240,7 +240,7 @@ func decodeOnly(name string, files *imagedata.Files, parts [loaderParts][]int, d
 		c0, t0 := processCPU(), time.Now()
 		for _, i := range parts[part] {
 			var err error
-			if data, err = files.AppendFile(data[:0], i); err != nil {
+			if data, err = files.AppendObs(data[:0], i); err != nil {
 				b.Fatal(err)
 			}
 			if img, _, err = dec.Decode(img, files.Path(i), data, imagecodec.Request{}); err != nil {

@@ -1,10 +1,12 @@
 package imagedata
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/augment"
@@ -12,7 +14,6 @@ import (
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/internal/freelist"
 	"github.com/obskit/obskit/obsdim"
-	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )
 
@@ -36,12 +37,7 @@ var (
 // It is stateless apart from reused buffers: any number of goroutines may read
 // it at once. Make one with [Decode] (labeled data) or [NewImages].
 type Images struct {
-	enc container.Batched[[]byte, [][]byte]
-	// The fast paths: enc is files or recs, or a view of one whose source
-	// indices are idx.
-	files *Files
-	recs  *RecordImages
-	idx   []int
+	enc   container.Container[[]byte]
 	p     *augment.Pipeline
 	dec   imagecodec.Decoder
 	shape []int
@@ -77,16 +73,20 @@ func SkipBad(skips *Skips) Option {
 const maxTries = 16
 
 // NewImages returns the container of the images of enc, each decoded with dec
-// and augmented by p. enc is a container of encoded images: a [*Files], a
-// [*RecordImages], a view of one (subset.Of, a split part), or any container
-// of []byte. The bytes are read into a reused buffer and decoded, only the
-// part the augmentation keeps, by p.Apply. NewImages panics with a
-// *container.ArgError if enc, p or dec is nil.
-func NewImages(enc container.Batched[[]byte, [][]byte], p *augment.Pipeline, dec imagecodec.Decoder, opts ...Option) *Images {
+// and augmented by p. enc is a container of encoded images, any container of
+// []byte. Each image is read with container.AppendObs into a buffer reused from
+// image to image and decoded, only the part the augmentation keeps, by
+// p.Apply. When enc is a container.Encoded (a [*Files] or [*RecordImages], a
+// recordio.File of images, a binary column, a view or a join of any of them)
+// the read allocates nothing once the buffer has grown, a read that fails can
+// be skipped ([SkipBad]) and an error names the file or record (enc.Where);
+// otherwise an image is read by enc's GetObs, whose failure panics as it does.
+// NewImages panics with a *container.ArgError if enc, p or dec is nil.
+func NewImages(enc container.Container[[]byte], p *augment.Pipeline, dec imagecodec.Decoder, opts ...Option) *Images {
 	return newImages("imagedata.NewImages", enc, p, dec, nil, opts)
 }
 
-func newImages(op string, enc container.Batched[[]byte, [][]byte], p *augment.Pipeline, dec imagecodec.Decoder, class []int32, opts []Option) *Images {
+func newImages(op string, enc container.Container[[]byte], p *augment.Pipeline, dec imagecodec.Decoder, class []int32, opts []Option) *Images {
 	container.CheckArg(enc != nil, op, "images", enc, "a container of encoded images")
 	container.CheckArg(p != nil, op, "pipeline", p, "an *augment.Pipeline")
 	container.CheckArg(dec != nil, op, "decoder", dec, "an imagecodec.Decoder")
@@ -96,21 +96,7 @@ func newImages(op string, enc container.Batched[[]byte, [][]byte], p *augment.Pi
 		opt(&o)
 	}
 	s := p.Shape()
-	im := &Images{enc: enc, p: p, dec: dec, shape: s[:], skips: o.skips, class: class}
-	source := enc
-	if v, ok := enc.(container.IndexView[[]byte, [][]byte]); ok {
-		source = v.Source()
-	}
-	switch s := source.(type) {
-	case *Files:
-		im.files = s
-	case *RecordImages:
-		im.recs = s
-	}
-	if v, ok := enc.(container.IndexView[[]byte, [][]byte]); ok && (im.files != nil || im.recs != nil) {
-		im.idx = v.MapIndices(nil, identity(v.Nobs()))
-	}
-	return im
+	return &Images{enc: enc, p: p, dec: dec, shape: s[:], skips: o.skips, class: class}
 }
 
 // Decoded is the container of labeled images [Decode] returns: a
@@ -122,9 +108,12 @@ type Decoded[L any] = tuples.Tuple2[*Images, container.Slice[L], *arraycontainer
 
 // Decode returns the images of the labeled data set data (an [OpenFolder],
 // [OpenList] or [OpenRecords] data set, or a view of one such as a split
-// part) decoded with dec and augmented by p, beside their labels, which it
-// reads once, without reading an image. Observation i is image i of data as a
-// float32 array (see [Images]) and its label:
+// part, or any labeled container of encoded images) decoded with dec and
+// augmented by p, beside their labels, which it reads once, without reading an
+// image. The images are tuples.Features(data), read as [NewImages] reads
+// them: the data sets of this package and their views are container.Encoded.
+// Observation i is image i of data as a float32 array (see [Images]) and its
+// label:
 //
 //	train := imagedata.Decode(parts[0], augmentation, turbo.New(imagecodec.Options{}))
 //	for b := range eachobs.Batches(train, 64, eachobs.Shuffle(seed), eachobs.Workers(2)) {
@@ -137,50 +126,12 @@ type Decoded[L any] = tuples.Tuple2[*Images, container.Slice[L], *arraycontainer
 func Decode[L any](data container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]], p *augment.Pipeline, dec imagecodec.Decoder, opts ...Option) *Decoded[L] {
 	container.CheckArg(data != nil, "imagedata.Decode", "data", data, "a labeled container of encoded images")
 	labels := tuples.Labels(data)
-	im := newImages("imagedata.Decode", encodedOf(data), p, dec, classes(labels), opts)
+	im := newImages("imagedata.Decode", tuples.Features(data), p, dec, classes(labels), opts)
 	t, err := tuples.Zip2(im, container.Slice[L](labels))
 	if err != nil {
 		panic(err) // cannot happen: one label an image
 	}
 	return t
-}
-
-// encodedOf returns the container of the encoded images of data: the images
-// member of this package's data sets, or a view of it with the indices of a
-// view of one, so that the reads take the fast paths; otherwise data itself
-// without its labels.
-func encodedOf[L any](data container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]]) container.Batched[[]byte, [][]byte] {
-	type filesX interface{ X() *Files }
-	type recordsX interface{ X() *RecordImages }
-	source := container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]](data)
-	view, isView := data.(container.IndexView[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]])
-	if isView {
-		source = view.Source()
-	}
-	var x container.Batched[[]byte, [][]byte]
-	switch s := source.(type) {
-	case filesX:
-		x = s.X()
-	case recordsX:
-		x = s.X()
-	default:
-		return imagesOf[L]{data}
-	}
-	if isView {
-		return subset.Of(x, view.MapIndices(nil, identity(view.Nobs())))
-	}
-	return x
-}
-
-// imagesOf is the container of the images of labeled data of another kind.
-type imagesOf[L any] struct {
-	c container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]]
-}
-
-func (c imagesOf[L]) Nobs() int           { return c.c.Nobs() }
-func (c imagesOf[L]) GetObs(i int) []byte { return c.c.GetObs(i).X }
-func (c imagesOf[L]) GetObsInto(dst [][]byte, idx []int) [][]byte {
-	return c.c.GetObsInto(tuples.Pair[[][]byte, []L]{X: dst}, idx).X
 }
 
 // classes numbers the distinct labels, for replacements of the same label.
@@ -203,14 +154,6 @@ func classes[L any](labels []L) []int32 {
 	return class
 }
 
-func identity(n int) []int {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	return idx
-}
-
 // Nobs returns the number of images.
 func (im *Images) Nobs() int { return im.enc.Nobs() }
 
@@ -222,7 +165,7 @@ func (im *Images) ObsShape() []int { return slices.Clone(im.shape) }
 func (im *Images) Pipeline() *augment.Pipeline { return im.p }
 
 // Encoded returns the container of the encoded images.
-func (im *Images) Encoded() container.Batched[[]byte, [][]byte] { return im.enc }
+func (im *Images) Encoded() container.Container[[]byte] { return im.enc }
 
 // GetObs returns image i decoded and augmented with the randomness of seed
 // 0, epoch 0, in a newly allocated array. It panics with a
@@ -309,45 +252,27 @@ func (im *Images) image(slot []float32, i int, r container.ObsRand, s *scratch) 
 // decode reads image i and writes its augmentation, drawn from rng, into
 // slot.
 func (im *Images) decode(slot []float32, i int, rng *rand.Rand, s *scratch) error {
-	src := i
-	if im.idx != nil {
-		src = im.idx[i]
-	}
-	var data []byte
-	var name string
 	var err error
-	switch {
-	case im.files != nil:
-		s.data, err = im.files.readFile(s.data[:0], &s.path, src)
-		data, name = s.data, im.files.paths[src]
-	case im.recs != nil:
-		s.data, err = im.recs.AppendImage(s.data[:0], src)
-		data, name = s.data, im.recs.file.Name()
-	default:
-		s.one = append(s.one[:0], i)
-		s.bufs = im.enc.GetObsInto(s.bufs, s.one)
-		data, name = s.bufs[0], "image"
-	}
-	if err != nil {
-		return err
-	}
-	if err := im.p.Apply(slot, im.dec, name, data, rng); err != nil {
-		switch {
-		case im.files != nil:
-			return readError(im.files.Path(src), "", err)
-		case im.recs != nil:
-			return readError(im.recs.file.Name(), im.recs.where(src), err)
+	if s.data, err = container.AppendObs(im.enc, s.data[:0], i); err != nil {
+		if errors.Is(err, ErrRead) {
+			return err // this package's containers name the image
 		}
-		return readError(fmt.Sprintf("image %d", i), "", err)
+		return fmt.Errorf("imagedata: %w: %w", ErrRead, err) // err names where, as container.Encoded's do
+	}
+	// The decoder's errors name the image as "image"; where it is comes
+	// from enc.Where, called only then, since it may allocate.
+	if err := im.p.Apply(slot, im.dec, "image", s.data, rng); err != nil {
+		where := container.Where(im.enc, i)
+		if where == "" {
+			where = "image " + strconv.Itoa(i)
+		}
+		return readError(where, "", err)
 	}
 	return nil
 }
 
 // scratch holds the buffers of one read.
 type scratch struct {
-	data  []byte   // the encoded image
-	path  []byte   // a file's path
-	bufs  [][]byte // a batch of one, from a container of another kind
-	one   []int    // its index list
-	shape []int    // the batch's shape
+	data  []byte // the encoded image
+	shape []int  // the batch's shape
 }

@@ -321,7 +321,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"truncated", Decode(data, p, testDecoder), 3, []error{ErrRead},
 			[]string{"imagedata: " + data.X().Path(3) + ": cannot read image: "}},
 		{"record", Decode(records, p, testDecoder), 1, []error{ErrRead, imagecodec.ErrFormat},
-			[]string{"imagedata: " + records.X().File().Name() + ": cannot read image: record of key 1 at offset "}},
+			[]string{"imagedata: " + records.X().File().Name() + ": record of key 1 at offset ", ": cannot read image: "}},
 		{"file removed", Decode(gone, p, testDecoder), 1, []error{ErrRead, fs.ErrNotExist},
 			[]string{"imagedata: " + gone.X().Path(1) + ": cannot read image: open: no such file or directory"}},
 	} {

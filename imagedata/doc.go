@@ -37,7 +37,15 @@
 //		// b.Data.X: [64 3 224 224] float32, b.Data.Y: 64 classes
 //	}
 //
-// [NewImages] does the same for a container of encoded images without labels.
+// [NewImages] does the same for a container of encoded images without labels:
+// any container of []byte, read with container.AppendObs into a buffer reused
+// from image to image. The containers of this package are container.Encoded,
+// and so are a recordio.File whose records are images, a binary column and
+// the kit's views and joins of any of them: their reads allocate nothing,
+// their failures can be skipped ([SkipBad]) and errors name the file or record
+// (their Where). [Decode] reads the images of labeled data, its
+// tuples.Features, the same way.
+//
 // The images are random (container.Random): image i draws its augmentation
 // from the generator of (seed, epoch, i) that the loop hands it, so the
 // batches are the same with any number of workers and after a resume. Files
@@ -71,9 +79,12 @@
 // # Reading
 //
 // [Files] reads each image from its file when asked (an open, reads, a close);
-// [RecordImages] reads it from a memory-mapped RecordIO file (one copy, and no
-// allocation with a reused batch). Both hand out memory the caller owns, and
-// reuse the byte slices of a batch passed back to GetObsInto. Opening a folder
+// [RecordImages] reads it from a memory-mapped RecordIO file (one copy). Both
+// hand out memory the caller owns, reuse the byte slices of a batch passed
+// back to GetObsInto, and allocate nothing then. Both are container.Encoded:
+// AppendObs reads one image into a buffer the caller reuses and returns the
+// error GetObs panics with, and Where names the file, or the record's file,
+// key and offset. Opening a folder
 // or a list reads no image; opening a RecordIO file reads every record's
 // header (a page of the file per record) for the labels.
 //

@@ -1,21 +1,22 @@
 package imagedata
 
 import (
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/obskit/obskit/container"
 )
 
-var _ container.Batched[[]byte, [][]byte] = (*Files)(nil)
+var _ container.Encoded = (*Files)(nil)
 
 // Files is a container of the contents of files: observation i is the bytes
 // of file i, read when it is asked for; a batch is a [][]byte. It holds the
 // paths only. It is stateless: any number of goroutines may read it at once.
+//
+// Files is a container.Encoded: [Files.AppendObs] reads a file into a buffer
+// the caller reuses and returns the error GetObs panics with, and
+// [Files.Where] is the file's path. On Linux a file is read with the openat,
+// read and close system calls, and no allocation once the buffer has grown to
+// the file's size; os.Open allocates a File for every file.
 type Files struct {
 	root  string
 	paths []string
@@ -48,7 +49,7 @@ func (f *Files) Path(i int) string {
 // (such as fs.ErrNotExist) that names the file when the file cannot be read.
 func (f *Files) GetObs(i int) []byte {
 	container.CheckIndex("imagedata.Files.GetObs", i, len(f.paths))
-	b, err := f.AppendFile(nil, i)
+	b, err := f.readFile(nil, i)
 	if err != nil {
 		panic(err)
 	}
@@ -59,14 +60,14 @@ func (f *Files) GetObs(i int) []byte {
 // the batch. The byte slices of dst are reused: each file is read into
 // dst[j][:0], so a batch reused step after step grows only when a file is
 // larger than the one its slot held before. The slices of dst must not share
-// memory. Each file costs an open, its reads and a close (and the few
-// allocations of opening a file). It panics as [Files.GetObs] does, before
-// reading anything for an index out of range.
+// memory. Each file costs an open, its reads and a close (see [Files] for the
+// allocations). It panics as [Files.GetObs] does, before reading anything for
+// an index out of range.
 func (f *Files) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	container.CheckIndices("imagedata.Files.GetObsInto", idx, len(f.paths))
 	dst = container.Resize(dst, len(idx))
 	for j, i := range idx {
-		b, err := f.AppendFile(dst[j][:0], i)
+		b, err := f.readFile(dst[j][:0], i)
 		if err != nil {
 			panic(err)
 		}
@@ -75,41 +76,27 @@ func (f *Files) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	return dst
 }
 
-// AppendFile appends the contents of file i to dst and returns the extended
-// slice, or dst and an error wrapping [ErrRead] and its cause, naming the
-// file. It panics with a *container.IndexError when i is out of range.
-func (f *Files) AppendFile(dst []byte, i int) ([]byte, error) {
-	path := f.Path(i)
-	fl, err := os.Open(path)
-	if err != nil {
-		return dst, readError(path, "", unwrapPath(err))
-	}
-	defer fl.Close()
-	at := len(dst)
-	if dst == nil {
-		dst = []byte{}
-	}
-	for {
-		if len(dst) == cap(dst) {
-			dst = slices.Grow(dst, max(512, len(dst)-at))
-		}
-		n, err := fl.Read(dst[len(dst):cap(dst)])
-		dst = dst[:len(dst)+n]
-		if err == io.EOF {
-			return dst, nil
-		}
-		if err != nil {
-			return dst[:at], readError(path, "", unwrapPath(err))
-		}
-	}
+// AppendObs appends the contents of file i to dst and returns the extended
+// slice, or dst's bytes alone and an error wrapping [ErrRead] and its cause
+// (such as fs.ErrNotExist) that names the file. It panics with a
+// *container.IndexError when i is out of range. It does not retain dst, and is
+// safe to call from several goroutines at once (see container.Encoded).
+func (f *Files) AppendObs(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("imagedata.Files.AppendObs", i, len(f.paths))
+	return f.readFile(dst, i)
 }
 
-// unwrapPath drops the *fs.PathError around err, whose path the message names
-// already.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
+// AppendFile is [Files.AppendObs].
+//
+// Deprecated: use [Files.AppendObs], the method of container.Encoded.
+func (f *Files) AppendFile(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("imagedata.Files.AppendFile", i, len(f.paths))
+	return f.readFile(dst, i)
+}
+
+// Where returns the path of file i, as [Files.Path] does: where observation i
+// is stored, for messages.
+func (f *Files) Where(i int) string {
+	container.CheckIndex("imagedata.Files.Where", i, len(f.paths))
+	return f.Path(i)
 }

@@ -7,19 +7,23 @@ import (
 	"unsafe"
 )
 
-// readFile appends the contents of file i to dst, as AppendFile does, without
-// allocating once dst and *path have grown: the path is built in *path (the
-// caller's reused buffer, NUL-terminated for the system call) and the file is
-// read with the openat, read and close system calls, where os.Open allocates
-// a File for every file. Its errors are AppendFile's.
-func (f *Files) readFile(dst []byte, path *[]byte, i int) ([]byte, error) {
+// readFile appends the contents of file i, which the caller has checked, to
+// dst: [Files.AppendObs], without allocating once dst has grown. The path is
+// built on the stack (NUL-terminated for the system call; a path longer than
+// pathOnStack bytes is built in a new buffer) and the file is read with the
+// openat, read and close system calls, where os.Open allocates a File for
+// every file. Its errors wrap ErrRead and name the file.
+func (f *Files) readFile(dst []byte, i int) ([]byte, error) {
 	p := f.paths[i]
-	b := (*path)[:0]
+	var stack [pathOnStack]byte
+	b := stack[:0]
+	if n := len(f.root) + 1 + len(p) + 1; n > len(stack) {
+		b = make([]byte, 0, n)
+	}
 	if f.root != "" && !isAbs(p) {
 		b = append(append(b, f.root...), '/')
 	}
 	b = append(append(b, p...), 0)
-	*path = b
 	fdcwd := atFDCWD
 	var fd uintptr
 	var errno syscall.Errno
@@ -51,6 +55,9 @@ func (f *Files) readFile(dst []byte, path *[]byte, i int) ([]byte, error) {
 		dst = dst[:len(dst)+n]
 	}
 }
+
+// pathOnStack is the longest path (with its NUL) readFile builds on the stack.
+const pathOnStack = 512
 
 // atFDCWD is Linux's AT_FDCWD (on every architecture): a path relative to
 // the working directory.

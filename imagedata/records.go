@@ -9,12 +9,15 @@ import (
 	"github.com/obskit/obskit/tuples"
 )
 
-var _ container.Batched[[]byte, [][]byte] = (*RecordImages)(nil)
+var _ container.Encoded = (*RecordImages)(nil)
 
 // RecordImages is a container of the images of a RecordIO file of image
 // records (im2rec's output): observation i is the encoded image of record i,
 // its payload without the header and labels; a batch is a [][]byte. It is
-// stateless: any number of goroutines may read it at once.
+// stateless: any number of goroutines may read it at once. It is a
+// container.Encoded: [RecordImages.AppendObs] reads an image into a buffer the
+// caller reuses, from the file's mapping, and returns the error GetObs panics
+// with; [RecordImages.Where] names the record's file, key and offset.
 type RecordImages struct {
 	file *recordio.File
 }
@@ -35,7 +38,7 @@ func (r *RecordImages) Nobs() int { return r.file.Nobs() }
 // is not an image record.
 func (r *RecordImages) GetObs(i int) []byte {
 	container.CheckIndex("imagedata.RecordImages.GetObs", i, r.file.Nobs())
-	b, err := r.AppendImage(nil, i)
+	b, err := r.appendImage(nil, i)
 	if err != nil {
 		panic(err)
 	}
@@ -52,7 +55,7 @@ func (r *RecordImages) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	container.CheckIndices("imagedata.RecordImages.GetObsInto", idx, r.file.Nobs())
 	dst = container.Resize(dst, len(idx))
 	for j, i := range idx {
-		b, err := r.AppendImage(dst[j][:0], i)
+		b, err := r.appendImage(dst[j][:0], i)
 		if err != nil {
 			panic(err)
 		}
@@ -61,18 +64,41 @@ func (r *RecordImages) GetObsInto(dst [][]byte, idx []int) [][]byte {
 	return dst
 }
 
-// AppendImage appends the image of record i to dst and returns the extended
-// slice, or dst and the error GetObs panics with. It panics with a
-// *container.IndexError when i is out of range.
+// AppendObs appends the image of record i to dst and returns the extended
+// slice, or dst's bytes alone and the error GetObs panics with. It panics with
+// a *container.IndexError when i is out of range. It does not retain dst, and
+// is safe to call from several goroutines at once (see container.Encoded).
+func (r *RecordImages) AppendObs(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("imagedata.RecordImages.AppendObs", i, r.file.Nobs())
+	return r.appendImage(dst, i)
+}
+
+// AppendImage is [RecordImages.AppendObs].
+//
+// Deprecated: use [RecordImages.AppendObs], the method of container.Encoded.
 func (r *RecordImages) AppendImage(dst []byte, i int) ([]byte, error) {
+	container.CheckIndex("imagedata.RecordImages.AppendImage", i, r.file.Nobs())
+	return r.appendImage(dst, i)
+}
+
+// Where returns where the image of record i is stored, for messages: the
+// record's file, key and offset (recordio.File.Where). It panics with a
+// *container.IndexError when i is out of range.
+func (r *RecordImages) Where(i int) string {
+	container.CheckIndex("imagedata.RecordImages.Where", i, r.file.Nobs())
+	return r.file.Where(i)
+}
+
+// appendImage is AppendObs of a checked i.
+func (r *RecordImages) appendImage(dst []byte, i int) ([]byte, error) {
 	at := len(dst)
-	b, err := r.file.AppendRecord(dst, i)
+	b, err := r.file.AppendObs(dst, i)
 	if err != nil {
 		return dst, fmt.Errorf("imagedata: %w: %w", ErrRead, err) // err names the file, key and offset
 	}
 	h, err := recordio.ReadHeader(b[at:])
 	if err != nil {
-		return dst, readError(r.file.Name(), r.where(i), err)
+		return b[:at], readError(r.file.Name(), r.where(i), err)
 	}
 	n := copy(b[at:], b[at+int(h.Size()):])
 	return b[:at+n], nil
