@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,14 +29,14 @@ func init() {
 		group: "table", name: "schema", args: "FILE",
 		summary: "print the columns of an Arrow IPC file or stream or a Parquet table (a file, a directory, a glob) as JSON lines: column, type, nullable, nulls",
 		flags: func(fs *flag.FlagSet) func(*env, []string) error {
-			return tableSchema
+			return dataPanics(tableSchema)
 		},
 	})
 	register(command{
 		group: "table", name: "ls", args: "FILE",
 		summary: "print the record batches (Arrow) or row groups (Parquet) as JSON lines: file, index, rows, bytes, codec",
 		flags: func(fs *flag.FlagSet) func(*env, []string) error {
-			return tableLs
+			return dataPanics(tableLs)
 		},
 	})
 	register(command{
@@ -42,7 +45,7 @@ func init() {
 		flags: func(fs *flag.FlagSet) func(*env, []string) error {
 			n := fs.Int("n", -1, "print only the first `N` rows (all when negative)")
 			fs.Bool("json", true, "print JSON lines (the only output format; accepted for clarity)")
-			return func(e *env, args []string) error { return tableCat(e, args, *n) }
+			return dataPanics(func(e *env, args []string) error { return tableCat(e, args, *n) })
 		},
 	})
 	register(command{
@@ -52,9 +55,38 @@ func init() {
 			x := fs.String("x", "", "the feature `columns`, comma-separated")
 			y := fs.String("y", "", "the label `column` (optional)")
 			out := fs.String("o", "", "the output `PREFIX` (required)")
-			return func(e *env, args []string) error { return tableToNpy(e, args, *x, *y, *out) }
+			return dataPanics(func(e *env, args []string) error { return tableToNpy(e, args, *x, *y, *out) })
 		},
 	})
+}
+
+// dataPanics returns run with a panic whose value is an error about the data
+// of a file (a column that a container read panics about: ErrFormat, ErrFault,
+// ErrNull, ErrType, naming the file) returned as its error, so that the
+// command exits 1 with that message, not 2, the status of a bad command line,
+// with a stack. Any other panic, a bug, goes on.
+func dataPanics(run func(*env, []string) error) func(*env, []string) error {
+	return func(e *env, args []string) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if p, ok := r.(error); ok && dataError(p) {
+					err = p
+					return
+				}
+				panic(r)
+			}
+		}()
+		return run(e, args)
+	}
+}
+
+func dataError(err error) bool {
+	for _, s := range []error{arrowipc.ErrFormat, parquet.ErrFormat, arrowipc.ErrFault, columnar.ErrNull, columnar.ErrType} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // A table is an open Arrow or Parquet file, seen the same way by the commands.
@@ -63,33 +95,69 @@ type table struct {
 	pq    *parquet.File
 }
 
-// openTable opens path as Parquet (a file starting with PAR1, a directory, a
-// glob) or Arrow IPC (anything else).
+// openTable opens path in the format its first bytes say: Parquet ("PAR1",
+// and a directory or a glob, read as one Parquet table) or Arrow IPC (the file
+// format's "ARROW1", or a stream's first message). Anything else is an error
+// naming the file; a missing file is the file system's error, which does.
 func openTable(path string) (*table, error) {
-	if isParquet(path) {
+	kind, err := sniff(path)
+	if err != nil {
+		return nil, err
+	}
+	if kind == "parquet" {
 		t, err := parquet.Open(path)
-		return &table{pq: t}, err
+		if err != nil {
+			return nil, err
+		}
+		return &table{pq: t}, nil
 	}
 	f, err := arrowipc.Open(path)
-	return &table{arrow: f}, err
+	if err != nil {
+		return nil, err
+	}
+	return &table{arrow: f}, nil
 }
 
-func isParquet(path string) bool {
+// sniff returns "parquet" or "arrow" for the table at path, or an error.
+func sniff(path string) (string, error) {
 	st, err := os.Stat(path)
-	if err != nil {
-		return strings.ContainsAny(path, "*?[")
-	}
-	if st.IsDir() {
-		return true
+	switch {
+	case err != nil && strings.ContainsAny(path, "*?["):
+		return "parquet", nil // a glob, which parquet.Open expands
+	case err != nil:
+		return "", err
+	case st.IsDir():
+		return "parquet", nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return "", err
 	}
 	defer f.Close()
-	var head [4]byte
-	_, err = io.ReadFull(f, head[:])
-	return err == nil && string(head[:]) == "PAR1"
+	var buf [8]byte
+	n, err := io.ReadFull(f, buf[:])
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	head := buf[:n]
+	switch {
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return "parquet", nil
+	case bytes.HasPrefix(head, []byte("ARROW1")):
+		return "arrow", nil
+	case n >= 4 && binary.LittleEndian.Uint32(head) == 0xFFFFFFFF:
+		return "arrow", nil // a stream's continuation marker
+	case n >= 4 && legacyStream(binary.LittleEndian.Uint32(head), st.Size()):
+		return "arrow", nil
+	}
+	return "", fmt.Errorf("%s: not an Arrow or Parquet file (it starts with %q)", path, head)
+}
+
+// legacyStream reports whether a stream written before Arrow 0.15 can start
+// with m: the length of the first message's metadata, padded to 8 bytes, that
+// fits in the file.
+func legacyStream(m uint32, size int64) bool {
+	return m > 0 && m%8 == 0 && int64(m) <= size-4
 }
 
 func oneFile(args []string) (string, error) {
@@ -103,7 +171,7 @@ type schemaLine struct {
 	Column   string `json:"column"`
 	Type     string `json:"type"`
 	Nullable bool   `json:"nullable"`
-	Nulls    *int64 `json:"nulls"` // null when the file does not count them
+	Nulls    *int64 `json:"nulls"` // null rows (for a list column, null lists); null for a struct, whose nulls are not counted
 }
 
 func tableSchema(e *env, args []string) error {
@@ -127,10 +195,13 @@ func tableSchema(e *env, args []string) error {
 		return nil
 	}
 	for _, c := range t.pq.Columns() {
-		n, known := t.pq.Nulls(c.Name)
 		line := schemaLine{c.Name, c.Type, c.Nullable, nil}
-		if known {
+		n, err := t.pq.Nulls(c.Name)
+		switch {
+		case err == nil:
 			line.Nulls = &n
+		case !errors.Is(err, parquet.ErrUnsupported):
+			return err
 		}
 		if err := enc.Encode(line); err != nil {
 			return err

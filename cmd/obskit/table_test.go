@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/columnar/parquet"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
 )
@@ -224,4 +227,121 @@ func TestTableErrors(t *testing.T) {
 	if status, _, _ := run("table", "cat"); status != 2 {
 		t.Errorf("obskit table cat with no file: status %d, want 2", status)
 	}
+}
+
+// TestTableWrongFiles: the format is told by the file's first bytes, not its
+// name, and a file of neither is named as such; every error names the file
+// (schema of a missing .parquet said "arrowipc: open", of a CSV file
+// "malformed Arrow IPC file: metadata of 1634755955 bytes past the end").
+func TestTableWrongFiles(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "data.csv")
+	if err := os.WriteFile(csv, []byte("a,b,c\n1,2,3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short := filepath.Join(dir, "short.arrow")
+	if err := os.WriteFile(short, []byte("AR"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.parquet")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"schema", missing}, "stat " + missing + ": no such file or directory"},
+		{[]string{"cat", missing}, "stat " + missing + ": no such file or directory"},
+		{[]string{"schema", csv}, csv + `: not an Arrow or Parquet file (it starts with "a,b,c\n1,")`},
+		{[]string{"ls", short}, short + `: not an Arrow or Parquet file (it starts with "AR")`},
+	} {
+		status, _, stderr := run(append([]string{"table"}, tc.args...)...)
+		if status != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "arrowipc") {
+			t.Errorf("obskit table %s: status %d, stderr %q; want 1 and %q", strings.Join(tc.args, " "), status, stderr, tc.want)
+		}
+	}
+}
+
+// TestTableDamaged: damaged data is exit status 1 and a message naming the
+// file and where, never 2 (a bad command line, or a panic): ls of an Arrow
+// file whose first batch's length has bit 34 flipped (it printed a batch of
+// 17,179,869,484 rows and exited 0), cat of a Parquet file whose list
+// column continues a null list (cat panicked, status 2).
+func TestTableDamaged(t *testing.T) {
+	dir := t.TempDir()
+	arrow, err := os.ReadFile(fixture("js.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first record batch's length: 300 rows, an int64 after the
+	// dictionary batch's header.
+	var n300 [8]byte
+	binary.LittleEndian.PutUint64(n300[:], 300)
+	at := bytes.Index(arrow, n300[:])
+	if at < 0 {
+		t.Fatal("no batch of 300 rows in js.arrow")
+	}
+	arrow[at+4] ^= 1 << 2
+	flipped := filepath.Join(dir, "flipped.arrow")
+	if err := os.WriteFile(flipped, arrow, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pq, err := os.ReadFile(fixture("rs-snappy.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq[29076] ^= 1 << 1
+	damaged := filepath.Join(dir, "damaged.parquet")
+	if err := os.WriteFile(damaged, pq, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ls", flipped}, flipped + ": malformed Arrow IPC file: record batch at byte"},
+		{[]string{"cat", damaged}, damaged + `: malformed Parquet file: row group 1, column "toks": row 83: a value inside a null or empty list`},
+	} {
+		status, _, stderr := run(append([]string{"table"}, tc.args...)...)
+		if status != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("obskit table %s: status %d, stderr %q; want 1 and %q", strings.Join(tc.args, " "), status, stderr, tc.want)
+		}
+	}
+}
+
+// TestTableSchemaNulls: schema counts a list column's null lists, as in the
+// Arrow file of the same table (it gave the footer's count, which adds the
+// empty lists and the null values).
+func TestTableSchemaNulls(t *testing.T) {
+	for _, name := range []string{"js.arrow", "rs-snappy.parquet", "duckdb-gzip.parquet"} {
+		status, stdout, stderr := run("table", "schema", fixture(name))
+		if status != 0 {
+			t.Fatalf("%s: status %d: %s", name, status, stderr)
+		}
+		rows := map[bool]int64{true: 3000, false: 1000}[strings.HasPrefix(name, "duckdb")]
+		for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var s schemaLine
+			if err := json.Unmarshal([]byte(l), &s); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int64{"toks": rows / 4, "name": rows / 5}[s.Column]
+			if s.Nulls == nil || *s.Nulls != want {
+				t.Errorf("%s: column %s has %v nulls, want %d", name, s.Column, s.Nulls, want)
+			}
+		}
+	}
+}
+
+// TestDataPanics: a panic of a container's read with an error about the data
+// is the command's error (exit status 1); any other panic goes on.
+func TestDataPanics(t *testing.T) {
+	data := fmt.Errorf("x.parquet: %w: row group 0", parquet.ErrFormat)
+	err := dataPanics(func(*env, []string) error { panic(data) })(nil, nil)
+	if err != data {
+		t.Errorf("dataPanics: %v, want %v", err, data)
+	}
+	defer func() {
+		if r := recover(); r != "bug" {
+			t.Errorf("recovered %v, want the panic bug to go on", r)
+		}
+	}()
+	dataPanics(func(*env, []string) error { panic("bug") })(nil, nil)
 }

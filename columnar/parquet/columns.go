@@ -88,7 +88,8 @@ func chunks[E any](f *File, o options, decode func(g int) (*columnar.Part[E], er
 // arrays: one scalar column of numbers gives rank-0 observations, several give
 // observations of shape [len(names)] (features, in the order of names), one
 // list column whose lists all have w values (Arrow's fixed-size lists, DuckDB's
-// arrays, written as Parquet lists) gives observations of shape [w]. E must be
+// arrays, written as Parquet lists) gives observations of shape [w], which
+// Numbers finds by reading the column's levels once, at the call. E must be
 // the columns' own type (float32 for a FLOAT column, uint8 for an INT(8,false)
 // one), the same for every column named.
 //
@@ -100,9 +101,12 @@ func chunks[E any](f *File, o options, decode func(g int) (*columnar.Part[E], er
 //
 // A column whose footer counts nulls is an error wrapping [ErrNull] unless
 // [Fill] says what a null reads as; a null found while decoding a column
-// whose footer counted none panics in the gather with that error. Numbers
-// returns an error wrapping [ErrColumn] for a missing column, [ErrType] for a
-// column not of type E (or a list with several), and [ErrUnsupported] for a
+// whose footer counted none panics in the gather with that error. A list
+// column holding null lists is an error wrapping [ErrNull], and one whose
+// lists have different lengths one wrapping [ErrType] that gives the
+// shortest and the longest ([Lists] reads either). Numbers returns an error
+// wrapping [ErrColumn] for a missing column, [ErrType] for a column not of
+// type E (or a list column named with others), and [ErrUnsupported] for a
 // column the package cannot read. Decoding errors (a corrupt page, a footer
 // that claims more rows than the data) panic in the gather with an error
 // wrapping [ErrFormat] that names the file, the row group and the column.
@@ -123,7 +127,7 @@ func Numbers[E arraycontainer.Number](f *File, names []string, opts ...Option) (
 		if c.list && len(names) > 1 {
 			return nil, f.colErr(name, ErrType, "a list column must be read alone")
 		}
-		if fill == nil && f.nullCount(c) > 0 {
+		if fill == nil && !c.list && f.nullCount(c) > 0 {
 			return nil, f.colErr(name, ErrNull, "%d nulls; say what a null reads as with parquet.Fill", f.nullCount(c))
 		}
 		cols[i] = c
@@ -161,40 +165,30 @@ func Numbers[E arraycontainer.Number](f *File, names []string, opts ...Option) (
 	return columnar.NewNumbers(op, s, shape, nil), nil
 }
 
-// listNumbers is Numbers of one list column whose lists have one length.
+// listNumbers is Numbers of one list column whose lists have one length,
+// which the column's levels tell (read once, at the call).
 func listNumbers[E arraycontainer.Number](f *File, c Column, o options, fill *E) (*columnar.Numbers[E], error) {
+	cs, err := f.census(c)
+	switch {
+	case err != nil:
+		return nil, err
+	case cs.nulls > 0:
+		return nil, f.colErr(c.Name, ErrNull, "%d null lists in a column read as arrays of one length (parquet.Lists reads them)", cs.nulls)
+	case cs.nullValues > 0 && fill == nil:
+		return nil, f.colErr(c.Name, ErrNull, "%d null values in its lists; say what a null reads as with parquet.Fill", cs.nullValues)
+	case cs.minLen != cs.maxLen:
+		return nil, f.colErr(c.Name, ErrType, "lists of %d to %d values: Numbers reads lists of one length (parquet.Lists reads any)", cs.minLen, cs.maxLen)
+	}
+	w := int(max(cs.maxLen, 0))
 	conv := func(v pq.Value) (E, bool) { return number[E](c.scalar, v) }
-	decode := func(g int) (*listChunk[E], error) {
+	s := chunks(f, o, func(g int) (*columnar.Part[E], error) {
 		lc, err := decodeList(f, g, c, conv, fill)
 		if err != nil {
 			return nil, f.decodeErr(g, c, err)
 		}
-		if lc.valid != nil && fill == nil {
-			return nil, f.decodeErr(g, c, errNull)
-		}
-		return lc, nil
-	}
-	// The width is the length of the first list of the first row group.
-	w := 0
-	if len(f.groups) > 0 && f.groups[0].rows > 0 {
-		lc, err := decode(0)
-		if err != nil {
-			return nil, err
-		}
-		w = int(lc.off[1] - lc.off[0])
-	}
-	s := chunks(f, o, func(g int) (*columnar.Part[E], error) {
-		lc, err := decode(g)
-		if err != nil {
-			return nil, err
-		}
 		for r := range f.groups[g].rows {
-			if lc.valid != nil && !lc.valid[r] {
-				// A null list: w fills.
-				return nil, f.chunkErr(g, c, "row %d: a null list in a column read as arrays of %d values", r, w)
-			}
-			if n := int(lc.off[r+1] - lc.off[r]); n != w {
-				return nil, fmtErr.Errorf(f.groups[g].part.name, ErrType, "row group %d, column %q: row %d has %d values, the first row %d", f.groups[g].k, c.Name, r, n, w)
+			if n := int(lc.off[r+1] - lc.off[r]); n != w || lc.valid != nil && !lc.valid[r] {
+				return nil, f.chunkErr(g, c, "row %d has %d values, where its levels had %d", r, n, w)
 			}
 		}
 		return &columnar.Part[E]{Values: lc.vals}, nil
@@ -230,8 +224,13 @@ func Scalars[E arraycontainer.Number](f *File, name string, opts ...Option) (con
 // Lists returns a list column of numbers as a container of variable-length
 // lists: observation i is a []E, a batch a [columnar.Ragged] gathered with no
 // allocation per observation. Row groups decode on demand as in [Numbers]. A
-// null list is an error wrapping [ErrNull] unless [NullEmpty] makes it read as
-// empty; a null value inside a list is one unless [Fill] says what it reads as.
+// column holding null lists is an error wrapping [ErrNull] unless [NullEmpty]
+// makes a null list read as empty (an empty list is a list, not a null); one
+// holding null values inside its lists is one unless [Fill] says what they
+// read as. When the footers cannot tell these apart (their counts add empty
+// lists and null values to the null lists), Lists reads the column's levels
+// once to count them, and returns an error wrapping [ErrFormat] naming the
+// row group for levels that do not decode.
 func Lists[E arraycontainer.Number](f *File, name string, opts ...Option) (*columnar.Lists[E], error) {
 	const op = "parquet.Lists"
 	o := optionsOf(opts)
@@ -243,11 +242,15 @@ func Lists[E arraycontainer.Number](f *File, name string, opts ...Option) (*colu
 	if !c.list || c.scalar.kind != fileio.KindOf[E]() {
 		return nil, f.colErr(name, ErrType, "%s cannot be read as lists of %s", c.Type, fileio.TypeName[E]())
 	}
-	if c.Nullable && !o.nullEmpty {
-		return nil, f.colErr(name, ErrNull, "its lists may be null; read them as empty with parquet.NullEmpty")
+	if !o.nullEmpty {
+		if n, err := f.nulls(c); err != nil || n > 0 {
+			return nil, nullErr(err, f.colErr(name, ErrNull, "%d null lists; read them as empty with parquet.NullEmpty", n))
+		}
 	}
-	if c.ElemNullable && fill == nil && f.nullCount(c) > 0 {
-		return nil, f.colErr(name, ErrNull, "null values in its lists; say what a null reads as with parquet.Fill")
+	if fill == nil {
+		if n, err := f.nullValues(c); err != nil || n > 0 {
+			return nil, nullErr(err, f.colErr(name, ErrNull, "%d null values in its lists; say what a null reads as with parquet.Fill", n))
+		}
 	}
 	conv := func(v pq.Value) (E, bool) { return number[E](c.scalar, v) }
 	s := chunks(f, o, func(g int) (*columnar.Part[E], error) {
@@ -330,22 +333,65 @@ func Valid(f *File, name string) (container.Slice[bool], error) {
 	return container.FromSlice(out), nil
 }
 
-// Nulls returns the number of nulls of the column called name as the footers'
-// statistics count them (for a list column, nulls and null values together),
-// and whether every row group's footer counts them. It reads no data.
-func (f *File) Nulls(name string) (n int64, known bool) {
+// Nulls returns the number of null rows of the column called name, as Arrow
+// counts them: for a list column, the null lists (an empty list is not null,
+// nor is a list holding null values). It takes the footers' counts when they
+// tell (a scalar column whose every row group counts its nulls, a list
+// column they count none for) and otherwise reads the column's levels, once:
+// the footers count a list column's empty lists and null values with its
+// null lists. It returns an error wrapping [ErrColumn] for no such column,
+// one wrapping [ErrUnsupported] for a column of several leaves (a struct, a
+// map, nested lists), and one wrapping [ErrFormat] naming the row group for
+// levels that do not decode.
+func (f *File) Nulls(name string) (int64, error) {
 	for _, c := range f.columns {
-		if c.Name != name {
-			continue
+		if c.Name == name {
+			return f.nulls(c)
 		}
-		known = true
-		for _, g := range f.groups {
-			md := g.part.file.Metadata().RowGroups[g.k].Columns[c.leaf].MetaData
-			if md.Statistics.NullCount == 0 && md.Statistics.Max == nil && md.Statistics.MaxValue == nil && c.Nullable {
-				known = false
-			}
-			n += md.Statistics.NullCount
+	}
+	return 0, fmtErr.Errorf(f.name, ErrColumn, "no column %q", name)
+}
+
+// nulls returns the null rows of column c (see Nulls).
+func (f *File) nulls(c Column) (int64, error) {
+	if c.group {
+		return 0, f.colErr(c.Name, ErrUnsupported, "%s: the nulls of a column of several leaves are not counted", c.Type)
+	}
+	if !c.Nullable {
+		return 0, nil
+	}
+	n, known := f.footerNulls(c)
+	if known && (!c.list || n == 0) {
+		return n, nil
+	}
+	cs, err := f.census(c)
+	return cs.nulls, err
+}
+
+// nullValues returns the null values inside the lists of list column c.
+func (f *File) nullValues(c Column) (int64, error) {
+	if !c.ElemNullable {
+		return 0, nil
+	}
+	if n, known := f.footerNulls(c); known && n == 0 {
+		return 0, nil
+	}
+	cs, err := f.census(c)
+	return cs.nullValues, err
+}
+
+// footerNulls returns the levels below the leaf's maximum definition level
+// that the footers count in column c, and whether every row group's footer
+// counts them (a writer may leave statistics out, which reads as a count of
+// 0 with no minimum or maximum).
+func (f *File) footerNulls(c Column) (n int64, known bool) {
+	known = true
+	for _, g := range f.groups {
+		st := g.part.file.Metadata().RowGroups[g.k].Columns[c.leaf].MetaData.Statistics
+		if st.NullCount == 0 && st.Max == nil && st.MaxValue == nil && st.Min == nil && st.MinValue == nil {
+			known = false
 		}
+		n += st.NullCount
 	}
 	return n, known
 }
@@ -363,4 +409,13 @@ func interleave[E any](dst, byCol []E, rows, k int) {
 			}
 		}
 	}
+}
+
+// nullErr returns err when it is not nil (the levels did not decode), and
+// null otherwise.
+func nullErr(err, null error) error {
+	if err != nil {
+		return err
+	}
+	return null
 }

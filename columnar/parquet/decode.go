@@ -259,35 +259,33 @@ type listChunk[E any] struct {
 func decodeList[E any](f *File, g int, col Column, conv func(v pq.Value) (E, bool), fill *E) (*listChunk[E], error) {
 	rows := f.groups[g].rows
 	c := &listChunk[E]{off: make([]int64, 1, rows+1)}
-	row := -1
+	w := levelWalk{f: f, g: g, c: col, rows: rows, row: -1}
+	var scratch census
 	err := f.values(g, col, func(vs []pq.Value) error {
 		for _, v := range vs {
-			def := v.DefinitionLevel()
-			if v.RepetitionLevel() == 0 {
-				row++
-				if row >= rows {
-					return f.chunkErr(g, col, "more rows than the %d of the row group", rows)
-				}
-				if row > 0 {
+			rep, def := v.RepetitionLevel(), v.DefinitionLevel()
+			if err := w.step(byte(rep), byte(def), &scratch); err != nil {
+				return err
+			}
+			if rep == 0 {
+				if row := w.row; row > 0 {
 					c.off = append(c.off, int64(len(c.vals)))
 				}
 				if def < col.listDef {
 					if c.valid == nil {
 						c.valid = make([]bool, rows)
-						for i := range row {
+						for i := range w.row {
 							c.valid[i] = true
 						}
 					}
 					continue
 				}
 				if c.valid != nil {
-					c.valid[row] = true
+					c.valid[w.row] = true
 				}
 				if def == col.listDef {
 					continue // empty list
 				}
-			} else if row < 0 {
-				return f.chunkErr(g, col, "a repeated value before the first row")
 			}
 			if def < col.maxDef {
 				if fill == nil {
@@ -299,17 +297,17 @@ func decodeList[E any](f *File, g int, col Column, conv func(v pq.Value) (E, boo
 			}
 			e, ok := conv(v)
 			if !ok {
-				return f.chunkErr(g, col, "row %d: value %v does not fit a %s", row, v, col.scalar.name)
+				return f.chunkErr(g, col, "row %d: value %v does not fit a %s", w.row, v, col.scalar.name)
 			}
 			c.vals = append(c.vals, e)
 		}
 		return nil
 	})
+	if err == nil {
+		err = w.end(&scratch)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if row+1 != rows {
-		return nil, f.chunkErr(g, col, "%d rows for the %d the footer claims", row+1, rows)
 	}
 	c.off = append(c.off, int64(len(c.vals)))
 	return c, nil

@@ -37,10 +37,15 @@
 //
 // # Nulls
 //
-// A column whose footer counts nulls is an error wrapping [ErrNull] unless
-// [Fill] (numbers) or [NullEmpty] (lists and strings) says what a null reads
-// as; [Valid] gives the validity beside it. A null found while decoding a
-// column whose footer counted none is the same error, raised in the gather.
+// A column holding nulls is an error wrapping [ErrNull] unless [Fill]
+// (numbers) or [NullEmpty] (lists and strings) says what a null reads as;
+// [Valid] gives the validity beside it. A null found while decoding a column
+// whose footer counted none is the same error, raised in the gather. A list
+// column's nulls are its null lists, as Arrow counts them: an empty list is
+// a list, and a null value inside a list is the values' (Fill's) business.
+// The footers count a list column's null lists, empty lists and null values
+// together, so that [File.Nulls], [Lists] and [Numbers] read the column's
+// levels once to tell them apart when the count is not zero.
 //
 // # Errors
 //
@@ -49,8 +54,19 @@
 // panics with an error wrapping [ErrFormat] that names the file, the row group
 // and the column, and the kit's loops deliver it as a *container.PanicError.
 //
-// A page whose RLE/bit-packed runs (dictionary indices, repetition and
-// definition levels) claim more values than the page holds is the same error,
-// naming the page, found by reading the run headers before parquet-go decodes
-// the page: parquet-go sizes its output from a run header before checking it.
+// Every error of Open starts with the package's name and names the file, a
+// missing one included ("parquet: stat x.parquet: no such file or
+// directory"), and a file of another format is said to be one.
+//
+// parquet-go allocates what a file claims before it reads it: every length
+// inside the footer, a page's uncompressed size and values, what a codec's
+// data declares, the values of an RLE/bit-packed run. So the package checks
+// each claim against the bytes that hold it, or against another claim, before
+// parquet-go reads: Open walks the footer's Thrift lengths; before a column
+// chunk's first page is decoded, every page header of the chunk is walked
+// and checked (its sizes against the chunk and the codec's largest ratio, what
+// the codec's data declares against the page, a dictionary's values against
+// its bytes, the pages' values against the footer's count, which they must add
+// up to, and the run headers against the page's values). A page that fails is
+// the same error, naming the page.
 package parquet

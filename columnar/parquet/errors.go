@@ -2,6 +2,8 @@ package parquet
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 
 	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/internal/fileio"
@@ -36,3 +38,14 @@ var (
 )
 
 var fmtErr = fileio.Format{Pkg: "parquet", Malformed: ErrFormat}
+
+// pathErr returns an error of the file system about path with the package's
+// prefix, naming the path once: "parquet: open x.parquet: no such file or
+// directory".
+func pathErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	return fmtErr.Wrap(path, err)
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	pq "github.com/parquet-go/parquet-go"
@@ -29,6 +30,9 @@ type File struct {
 	columns []Column
 	groups  []group
 	starts  []int
+	// censuses holds a *censusOnce for each leaf column whose levels were
+	// counted.
+	censuses sync.Map
 }
 
 // A part is one file of a File.
@@ -170,7 +174,7 @@ func expand(path string) ([]string, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, pathErr(path, err)
 	}
 	slices.Sort(paths)
 	return paths, checkShards(paths)
@@ -210,19 +214,19 @@ var magic = []byte("PAR1")
 
 // openPart maps one file and reads its footer.
 func openPart(path string) (p *part, err error) {
-	osf, err := fmtErr.Open(path)
+	osf, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, pathErr(path, err)
 	}
 	defer osf.Close()
 	st, err := osf.Stat()
 	if err != nil {
-		return nil, fmtErr.Wrap(path, err)
+		return nil, pathErr(path, err)
 	}
 	size := st.Size()
 	r, err := mmap.Map(osf, size, "parquet", ErrFault)
 	if err != nil {
-		return nil, fmt.Errorf("parquet: %w", err)
+		return nil, pathErr(path, err)
 	}
 	defer func() {
 		if err != nil {
@@ -232,15 +236,25 @@ func openPart(path string) (p *part, err error) {
 	defer r.RecoverError(r.Guard(), &err)
 	defer recoverFooter(path, &err)
 	b := r.Bytes()
-	if size < 12 || !bytes.Equal(b[:4], magic) {
-		return nil, fmtErr.Errorf(path, ErrFormat, "not a Parquet file: it does not start with %q", magic)
-	}
-	if !bytes.Equal(b[size-4:], magic) {
+	switch {
+	case len(b) >= 6 && bytes.Equal(b[:6], []byte("ARROW1")),
+		len(b) >= 4 && binary.LittleEndian.Uint32(b) == 0xFFFFFFFF:
+		return nil, fmtErr.Errorf(path, ErrFormat, "not a Parquet file but an Arrow IPC file or stream (package arrowipc reads it)")
+	case len(b) < 4 || !bytes.Equal(b[:4], magic):
+		return nil, fmtErr.Errorf(path, ErrFormat, "not a Parquet file: it starts with %q, not %q", b[:min(len(b), 8)], magic)
+	case size < 12:
+		return nil, fmtErr.Errorf(path, ErrFormat, "a file of %d bytes, too short for a footer", size)
+	case !bytes.Equal(b[size-4:], magic):
 		return nil, fmtErr.Errorf(path, ErrFormat, "no footer: the file does not end with %q (truncated?)", magic)
 	}
-	if n := int64(binary.LittleEndian.Uint32(b[size-8:])); n > size-12 {
+	n := int64(binary.LittleEndian.Uint32(b[size-8:]))
+	if n > size-12 {
 		// parquet-go allocates the length it reads before reading the footer.
 		return nil, fmtErr.Errorf(path, ErrFormat, "footer of %d bytes in a %d-byte file", n, size)
+	}
+	// parquet-go allocates every length inside the footer before reading it.
+	if _, err := thriftEnd(b[size-8-n : size-8]); err != nil {
+		return nil, fmtErr.Errorf(path, ErrFormat, "footer: %v", err)
 	}
 	pf, err := pq.OpenFile(bytes.NewReader(b), size, pq.SkipPageIndex(true), pq.SkipBloomFilters(true))
 	if err != nil {

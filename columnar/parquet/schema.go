@@ -30,6 +30,7 @@ type Column struct {
 	Supported bool
 
 	leaf    int    // the leaf column's index among the file's leaves
+	group   bool   // a group the package cannot read (a struct, a map, nested lists): no one leaf
 	scalar  scalar // the leaf's type
 	list    bool
 	listDef int // definition level from which the list is not null
@@ -49,7 +50,13 @@ type scalar struct {
 }
 
 func scalarOf(t pq.Type) scalar {
-	s := scalar{phys: t.Kind(), ok: true}
+	kind, ok := kindOf(t)
+	if !ok {
+		// A leaf annotated as a LIST or a MAP, which only a damaged or a
+		// wrong schema has.
+		return scalar{name: "a leaf of " + t.String()}
+	}
+	s := scalar{phys: kind, ok: true}
 	lt := t.LogicalType()
 	var lv any
 	if lt != nil {
@@ -136,6 +143,18 @@ func scalarOf(t pq.Type) scalar {
 	return s
 }
 
+// kindOf returns the physical type of a leaf's type, and false for a type
+// that has none: parquet-go's types of a LIST, a MAP or a group panic when
+// asked.
+func kindOf(t pq.Type) (k pq.Kind, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return t.Kind(), true
+}
+
 func timeUnit(u *format.TimeUnit) string {
 	switch u.Value.(type) {
 	case *format.MilliSeconds:
@@ -199,6 +218,6 @@ func columnOf(c *pq.Column) Column {
 		b.WriteString(k.Name() + ": " + columnOf(k).Type)
 	}
 	b.WriteString(">")
-	col.Type = b.String()
+	col.Type, col.group = b.String(), true
 	return col
 }

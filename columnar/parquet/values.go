@@ -35,45 +35,43 @@ func (f *File) Rows(g int) ([][]any, error) {
 	for i := range rows {
 		rows[i] = make([]any, len(f.columns))
 	}
+	var scratch census
 	for j, c := range f.columns {
-		row := -1
+		w := levelWalk{f: f, g: g, c: c, rows: len(rows), row: -1}
 		err := f.values(g, c, func(vs []pq.Value) error {
 			for _, v := range vs {
-				if v.RepetitionLevel() == 0 {
-					row++
-					if row >= len(rows) {
-						return f.chunkErr(g, c, "more rows than the %d of the row group", len(rows))
+				rep, def := v.RepetitionLevel(), v.DefinitionLevel()
+				if err := w.step(byte(rep), byte(def), &scratch); err != nil {
+					return err
+				}
+				row := rows[w.row]
+				switch {
+				case !c.list:
+					if !v.IsNull() {
+						row[j] = plain(c.scalar, v)
 					}
-					if !c.list {
-						if !v.IsNull() {
-							rows[row][j] = plain(c.scalar, v)
-						}
-						continue
-					}
-					def := v.DefinitionLevel()
-					if def < c.listDef {
-						continue // a null list
-					}
-					rows[row][j] = []any{}
+					continue
+				case rep == 0 && def < c.listDef:
+					continue // a null list
+				case rep == 0:
+					row[j] = []any{}
 					if def == c.listDef {
 						continue // an empty list
 					}
-				} else if row < 0 {
-					return f.chunkErr(g, c, "a repeated value before the first row")
 				}
 				var x any
-				if v.DefinitionLevel() == c.maxDef {
+				if def == c.maxDef {
 					x = plain(c.scalar, v)
 				}
-				rows[row][j] = append(rows[row][j].([]any), x)
+				row[j] = append(row[j].([]any), x) // levelWalk saw a list here
 			}
 			return nil
 		})
+		if err == nil {
+			err = w.end(&scratch)
+		}
 		if err != nil {
 			return nil, err
-		}
-		if row+1 != len(rows) {
-			return nil, f.chunkErr(g, c, "%d rows for the %d the footer claims", row+1, len(rows))
 		}
 	}
 	return rows, nil
