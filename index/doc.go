@@ -65,12 +65,9 @@
 //     that shuffles with rand.Perm.
 //
 // The loops of package eachobs take their order from here (eachobs.Shuffle,
-// ShufflePerm, ShuffleBlocks), and a [Cipher]'s [Cipher.Batches] gives the
-// index lists of one shuffled epoch to a stream. The schemes are Fuel's
-// iteration schemes as iterators, the requests that drive a stream:
-// [Sequential] and [Shuffled] yield single positions, [Batches] and
-// [ShuffledBatches] index lists cut as a [Steps] of one part cuts them,
-// [Sizes] batch sizes alone.
+// ShufflePerm, ShuffleBlocks, ShuffleBlocksOf), and [Cipher.Batches] gives the
+// index lists of one shuffled epoch to a stream (Fuel's ShuffledScheme), the
+// same on every pass, so that a stream over them resumes.
 //
 // # Errors
 //

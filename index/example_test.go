@@ -136,63 +136,6 @@ func ExampleShuffle() {
 	// Output: [11 15 12 10 13 14]
 }
 
-func ExampleSequential() {
-	for i := range index.Sequential(4) {
-		fmt.Print(i, " ")
-	}
-	fmt.Println()
-	// Output: 0 1 2 3
-}
-
-func ExampleShuffled() {
-	s := index.Shuffled(5, rand.New(rand.NewPCG(7, 7)))
-	for range 2 { // a new order on every pass
-		var order []int
-		for i := range s {
-			order = append(order, i)
-		}
-		fmt.Println(order)
-	}
-	// Output:
-	// [0 1 3 2 4]
-	// [4 0 3 2 1]
-}
-
-func ExampleBatches() {
-	for _, tail := range []index.Tail{index.Keep, index.Pad} {
-		fmt.Print(tail, ":")
-		for idx := range index.Batches(7, 3, tail) {
-			fmt.Print(" ", idx)
-		}
-		fmt.Println()
-	}
-	// Output:
-	// keep: [0 1 2] [3 4 5] [6]
-	// pad: [0 1 2] [3 4 5] [6 0 1]
-}
-
-func ExampleShuffledBatches() {
-	s := index.ShuffledBatches(7, 3, index.Keep, rand.New(rand.NewPCG(1, 2)))
-	for epoch := range 2 {
-		fmt.Print("epoch ", epoch, ":")
-		for idx := range s {
-			fmt.Print(" ", idx)
-		}
-		fmt.Println()
-	}
-	// Output:
-	// epoch 0: [1 4 0] [2 6 3] [5]
-	// epoch 1: [5 6 1] [4 0 2] [3]
-}
-
-func ExampleSizes() {
-	for k := range index.Sizes(4, 10) {
-		fmt.Print(k, " ")
-	}
-	fmt.Println()
-	// Output: 4 4 2
-}
-
 func ExampleTail() {
 	for _, t := range []index.Tail{index.Keep, index.Drop, index.Pad, index.RollOver} {
 		fmt.Print(t, " ")

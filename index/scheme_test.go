@@ -1,17 +1,43 @@
 package index_test
 
 import (
-	"iter"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/index"
 )
 
-func TestBatches(t *testing.T) {
+// naiveBatches cuts the positions 0..n-1 into lists of size the obvious way,
+// the last one as tail says: a short list (Keep), none (Drop, and RollOver,
+// within one pass), or a full list whose missing slots repeat the first
+// positions (Pad).
+func naiveBatches(n, size int, tail index.Tail) [][]int {
+	var out [][]int
+	for start := 0; start < n; start += size {
+		var l []int
+		for pos := start; pos < min(n, start+size); pos++ {
+			l = append(l, pos)
+		}
+		if len(l) < size {
+			switch tail {
+			case index.Drop, index.RollOver:
+				continue
+			case index.Pad:
+				for j := 0; len(l) < size; j++ {
+					l = append(l, j%n)
+				}
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestCipherBatchesTails: the positions of Cipher.Batches' lists (each index
+// mapped back through Pos) under every tail.
+func TestCipherBatchesTails(t *testing.T) {
 	tests := []struct {
 		n, size int
 		tail    index.Tail
@@ -33,9 +59,19 @@ func TestBatches(t *testing.T) {
 		{0, 3, index.Pad, nil},
 	}
 	for _, tc := range tests {
-		got := slices.Collect(index.Batches(tc.n, tc.size, tc.tail))
+		c := index.NewCipher(tc.n, 5, 1)
+		var got [][]int
+		for l := range c.Batches(tc.size, tc.tail) {
+			for j, x := range l {
+				l[j] = c.Pos(x)
+			}
+			got = append(got, l)
+		}
 		if d := cmp.Diff(tc.want, got); d != "" {
-			t.Errorf("Batches(%d, %d, %v) mismatch (-want +got):\n%s", tc.n, tc.size, tc.tail, d)
+			t.Errorf("n=%d: Batches(%d, %v) positions mismatch (-want +got):\n%s", tc.n, tc.size, tc.tail, d)
+		}
+		if d := cmp.Diff(tc.want, naiveBatches(tc.n, tc.size, tc.tail)); d != "" {
+			t.Errorf("n=%d: the naive batches of %d, %v mismatch (-want +got):\n%s", tc.n, tc.size, tc.tail, d)
 		}
 	}
 }
@@ -44,30 +80,27 @@ func TestBatches(t *testing.T) {
 // so that keeping or appending to one cannot change another.
 func TestBatchListsAreFresh(t *testing.T) {
 	for _, tail := range allTails {
-		for name, s := range map[string]iter.Seq[[]int]{
-			"Batches":         index.Batches(10, 4, tail),
-			"ShuffledBatches": index.ShuffledBatches(10, 4, tail, rand.New(rand.NewPCG(1, 2))),
-		} {
-			t.Run(name+"/"+tail.String(), func(t *testing.T) {
-				lists := slices.Collect(s)
-				want := slices.Concat(lists...)
-				for _, l := range lists {
-					if cap(l) != len(l) {
-						t.Fatalf("list %v has cap %d, want %d", l, cap(l), len(l))
-					}
-					_ = append(l, -1) // must not overwrite the next list
+		c := index.NewCipher(10, 1, 2)
+		s := c.Batches(4, tail)
+		t.Run(tail.String(), func(t *testing.T) {
+			lists := slices.Collect(s)
+			want := slices.Concat(lists...)
+			for _, l := range lists {
+				if cap(l) != len(l) {
+					t.Fatalf("list %v has cap %d, want %d", l, cap(l), len(l))
 				}
-				if d := cmp.Diff(want, slices.Concat(lists...)); d != "" {
-					t.Errorf("append to a list changed another (-want +got):\n%s", d)
-				}
-				for _, l := range lists {
-					l[0] = -2
-				}
-				if again := slices.Concat(slices.Collect(s)...); slices.Contains(again, -2) {
-					t.Errorf("writing to a yielded list changed the next pass: %v", again)
-				}
-			})
-		}
+				_ = append(l, -1) // must not overwrite the next list
+			}
+			if d := cmp.Diff(want, slices.Concat(lists...)); d != "" {
+				t.Errorf("append to a list changed another (-want +got):\n%s", d)
+			}
+			for _, l := range lists {
+				l[0] = -2
+			}
+			if again := slices.Concat(slices.Collect(s)...); slices.Contains(again, -2) {
+				t.Errorf("writing to a yielded list changed the next pass: %v", again)
+			}
+		})
 	}
 }
 
@@ -115,144 +148,29 @@ func checkPass(t *testing.T, lists [][]int, n, size int, tail index.Tail) {
 	}
 }
 
-// TestShuffledBatches checks ShuffledBatches against Batches mapped through the
-// permutations rng.Perm draws from the same state, pass after pass, under every
-// tail: Pad slots repeat the first indices of the pass's order.
-func TestShuffledBatches(t *testing.T) {
-	rng := rand.New(rand.NewPCG(42, 0))
-	for trial := range 200 {
-		n, size, tail := rng.IntN(50), 1+rng.IntN(12), allTails[trial%len(allTails)]
-		s := index.ShuffledBatches(n, size, tail, rand.New(rand.NewPCG(uint64(n), uint64(size))))
-		ref := rand.New(rand.NewPCG(uint64(n), uint64(size)))
-		var passes [][][]int
-		for range 3 {
-			got := slices.Collect(s)
-			checkPass(t, got, n, size, tail)
-			perm := ref.Perm(n)
-			var want [][]int
-			for l := range index.Batches(n, size, tail) {
-				for j, i := range l {
-					l[j] = perm[i]
-				}
-				want = append(want, l)
-			}
-			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("n=%d size=%d %v: pass %d is not Batches through rng.Perm (-want +got):\n%s", n, size, tail, len(passes), d)
-			}
-			passes = append(passes, got)
-		}
-		if n > 5 && len(passes[0]) > 0 && cmp.Equal(passes[0], passes[1]) {
-			t.Errorf("ShuffledBatches(%d, %d, %v): two passes gave the same order %v", n, size, tail, passes[0])
-		}
-	}
-}
-
-func TestSequentialAndShuffled(t *testing.T) {
-	if d := cmp.Diff([]int{0, 1, 2, 3}, slices.Collect(index.Sequential(4))); d != "" {
-		t.Errorf("Sequential(4) mismatch (-want +got):\n%s", d)
-	}
-	if got := slices.Collect(index.Sequential(0)); len(got) != 0 {
-		t.Errorf("Sequential(0) = %v, want nothing", got)
-	}
-	s := index.Shuffled(30, rand.New(rand.NewPCG(3, 4)))
-	ref := rand.New(rand.NewPCG(3, 4))
-	a, b := slices.Collect(s), slices.Collect(s)
-	for k, p := range [][]int{a, b} {
-		if d := cmp.Diff(ref.Perm(30), p); d != "" {
-			t.Errorf("Shuffled pass %d is not the next rng.Perm (-want +got):\n%s", k, d)
-		}
-	}
-	if slices.Equal(a, b) {
-		t.Error("Shuffled: two passes gave the same order")
-	}
-	if got := slices.Collect(index.Shuffled(0, ref)); len(got) != 0 {
-		t.Errorf("Shuffled(0) = %v, want nothing", got)
-	}
-}
-
-func TestSizes(t *testing.T) {
-	tests := []struct {
-		size, total int
-		want        []int
-	}{
-		{3, 10, []int{3, 3, 3, 1}},
-		{5, 10, []int{5, 5}},
-		{5, 0, nil},
-		{5, 2, []int{2}},
-		{1, 3, []int{1, 1, 1}},
-	}
-	for _, tc := range tests {
-		if d := cmp.Diff(tc.want, slices.Collect(index.Sizes(tc.size, tc.total))); d != "" {
-			t.Errorf("Sizes(%d, %d) mismatch (-want +got):\n%s", tc.size, tc.total, d)
-		}
-	}
-}
-
 func TestEarlyBreak(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	count := func(name string, visits int) {
-		t.Helper()
-		if visits != 1 {
-			t.Errorf("%s: break after the first value visited %d", name, visits)
-		}
-	}
+	c := index.NewCipher(10, 1, 1)
 	k := 0
-	for range index.ShuffledBatches(10, 3, index.Pad, rng) {
+	for range c.Batches(3, index.Pad) {
 		k++
 		break
 	}
-	count("ShuffledBatches", k)
-	k = 0
-	for range index.Batches(10, 3, index.Keep) {
-		k++
-		break
+	if k != 1 {
+		t.Errorf("Cipher.Batches: break after the first list visited %d", k)
 	}
-	count("Batches", k)
-	k = 0
-	for range index.Shuffled(10, rng) {
-		k++
-		break
-	}
-	count("Shuffled", k)
-	k = 0
-	for range index.Sequential(10) {
-		k++
-		break
-	}
-	count("Sequential", k)
-	k = 0
-	for range index.Sizes(2, 10) {
-		k++
-		break
-	}
-	count("Sizes", k)
 }
 
 // TestSchemePanics checks that bad arguments panic at the call, before any
 // iteration, with a *container.ArgError.
 func TestSchemePanics(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	tests := []struct {
-		name, op, arg string
-		f             func()
-	}{
-		{"Batches n", "index.NewSteps", "number of positions", func() { index.Batches(-1, 2, index.Keep) }},
-		{"Batches size", "index.NewSteps", "batch size", func() { index.Batches(3, 0, index.Keep) }},
-		{"Batches tail", "index.NewSteps", "tail", func() { index.Batches(3, 1, index.Tail(5)) }},
-		{"ShuffledBatches rng", "index.ShuffledBatches", "rng", func() { index.ShuffledBatches(3, 1, index.Keep, nil) }},
-		{"ShuffledBatches size", "index.NewSteps", "batch size", func() { index.ShuffledBatches(3, -2, index.Keep, rng) }},
-		{"Sequential", "index.Sequential", "number of positions", func() { index.Sequential(-5) }},
-		{"Shuffled n", "index.Shuffled", "number of positions", func() { index.Shuffled(-1, rng) }},
-		{"Shuffled rng", "index.Shuffled", "rng", func() { index.Shuffled(1, nil) }},
-		{"Sizes size", "index.Sizes", "batch size", func() { index.Sizes(0, 3) }},
-		{"Sizes total", "index.Sizes", "total", func() { index.Sizes(1, -3) }},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { wantArgPanic(t, tc.name, tc.op, tc.arg, tc.f) })
-	}
+	c := index.NewCipher(3, 1, 1)
+	wantArgPanic(t, "Batches size", "index.NewSteps", "batch size", func() { c.Batches(0, index.Keep) })
+	wantArgPanic(t, "Batches tail", "index.NewSteps", "tail", func() { c.Batches(1, index.Tail(5)) })
 }
 
-func FuzzBatches(f *testing.F) {
+// FuzzCipherBatches: one pass of Cipher.Batches of any n, size, tail and seed
+// visits the positions as the tail says.
+func FuzzCipherBatches(f *testing.F) {
 	f.Add(10, 3, uint8(0), uint64(1))
 	f.Add(0, 1, uint8(1), uint64(2))
 	f.Add(1, 100, uint8(2), uint64(3))
@@ -262,28 +180,13 @@ func FuzzBatches(f *testing.F) {
 			t.Skip()
 		}
 		tail := allTails[tk%4]
-		checkPass(t, slices.Collect(index.Batches(n, size, tail)), n, size, tail)
-		checkPass(t, slices.Collect(index.ShuffledBatches(n, size, tail, rand.New(rand.NewPCG(seed, 0)))), n, size, tail)
-		var total int
-		for k := range index.Sizes(size, n) {
-			if k < 1 || k > size {
-				t.Fatalf("Sizes(%d, %d) yielded size %d", size, n, k)
-			}
-			total += k
-		}
-		if total != n {
-			t.Fatalf("Sizes(%d, %d) add up to %d", size, n, total)
-		}
-		got := slices.Collect(index.Shuffled(n, rand.New(rand.NewPCG(seed, 0))))
-		slices.Sort(got)
-		if d := cmp.Diff(slices.Collect(index.Sequential(n)), got, cmpopts.EquateEmpty()); d != "" {
-			t.Fatalf("Shuffled(%d) is not a permutation (-want +sorted):\n%s", n, d)
-		}
+		c := index.NewCipher(n, seed, 0)
+		checkPass(t, slices.Collect(c.Batches(size, tail)), n, size, tail)
 	})
 }
 
-// TestCipherBatches: over random n, size and tail, Cipher.Batches is
-// index.Batches mapped through the cipher, each list fresh, the same on every
+// TestCipherBatches: over random n, size and tail, Cipher.Batches is the
+// naive batches mapped through the cipher, each list fresh, the same on every
 // pass.
 func TestCipherBatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 1))
@@ -291,7 +194,7 @@ func TestCipherBatches(t *testing.T) {
 		n, size, tail := rng.IntN(50), 1+rng.IntN(12), allTails[trial%len(allTails)]
 		c := index.NewCipher(n, rng.Uint64(), trial)
 		var want [][]int
-		for l := range index.Batches(n, size, tail) {
+		for _, l := range naiveBatches(n, size, tail) {
 			for j, i := range l {
 				l[j] = c.At(i)
 			}
@@ -302,7 +205,7 @@ func TestCipherBatches(t *testing.T) {
 			got := slices.Collect(s)
 			checkPass(t, got, n, size, tail)
 			if d := cmp.Diff(want, got); d != "" {
-				t.Fatalf("n=%d size=%d %v: pass %d is not Batches through the cipher (-want +got):\n%s", n, size, tail, pass, d)
+				t.Fatalf("n=%d size=%d %v: pass %d is not the batches through the cipher (-want +got):\n%s", n, size, tail, pass, d)
 			}
 			if len(got) > 1 && &got[0][0] == &got[1][0] {
 				t.Fatalf("n=%d size=%d: two lists share memory", n, size)

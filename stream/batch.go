@@ -35,7 +35,8 @@ func Batches[T any](s Stream[T], size int, tail index.Tail) Stream[[]T] {
 }
 
 // BatchSizes returns a [Stream] of batches of s whose sizes come from a size
-// scheme such as index.Sizes: for each size k it yields the next k values of s
+// scheme, such as slices.Values([]int{4, 4, 2}): for each size k it yields the
+// next k values of s
 // (Fuel's DataStream over an iterable dataset with a ConstantScheme). The
 // stream ends when sizes ends (without reading s further) or when s ends; in
 // the second case tail says whether a short last batch is yielded. A size below

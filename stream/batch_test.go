@@ -60,7 +60,7 @@ func TestBatchSizes(t *testing.T) {
 		tail  index.Tail
 		want  [][]int
 	}{
-		{"scheme ends first", 10, index.Sizes(3, 7), index.Keep, [][]int{{0, 1, 2}, {3, 4, 5}, {6}}},
+		{"scheme ends first", 10, sizes(3, 3, 1), index.Keep, [][]int{{0, 1, 2}, {3, 4, 5}, {6}}},
 		{"stream ends first, keep", 5, forever(2), index.Keep, [][]int{{0, 1}, {2, 3}, {4}}},
 		{"stream ends first, drop", 5, forever(2), index.Drop, [][]int{{0, 1}, {2, 3}}},
 		{"varying", 6, sizes(1, 2, 3), index.Keep, [][]int{{0}, {1, 2}, {3, 4, 5}}},
@@ -78,7 +78,7 @@ func TestBatchSizes(t *testing.T) {
 		})
 	}
 	reads := 0
-	read(t, stream.BatchSizes(counting(-1, &reads), index.Sizes(4, 10), index.Keep))
+	read(t, stream.BatchSizes(counting(-1, &reads), sizes(4, 4, 2), index.Keep))
 	if reads != 10 {
 		t.Errorf("BatchSizes with sizes adding up to 10 read %d values of an endless stream", reads)
 	}

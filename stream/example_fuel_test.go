@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/obskit/obskit/arraycontainer"
@@ -22,7 +23,8 @@ func Example_fuel() {
 	sentences := container.FromSlice([]string{
 		"the cat sat", "hi", "a b c d e", "go", "one two", "x y z w",
 	})
-	tokens := stream.Map(stream.Examples(sentences, index.Sequential(sentences.Nobs())),
+	order := slices.Values([]int{0, 1, 2, 3, 4, 5}) // an example scheme: the indices to read
+	tokens := stream.Map(stream.Examples(sentences, order),
 		func(s string) []string { return strings.Fields(s) })
 	sorted := stream.SortWindow(tokens, 6, func(a, b []string) int { return cmp.Compare(len(a), len(b)) })
 	for p, err := range stream.Mask(stream.Batches(sorted, 2, index.Keep), "<pad>").All() {
@@ -43,12 +45,15 @@ func Example_fuel() {
 	// [a b c d e] [1 1 1 1 1]
 }
 
-// Examples over a shuffled example scheme. A scheme drawn from a shared
-// *rand.Rand gives a new order every pass but cannot be restored (a restored
-// pass ranges over the scheme again); the positions of an index.Cipher can.
+// Examples over a shuffled example scheme: a permutation drawn once, the same
+// on every pass, so that a restored pass (which ranges over the scheme again)
+// reads what the saved one would have. A scheme that draws anew on every range
+// gives a new order every pass but cannot be restored; the positions of an
+// index.Cipher of the pass's epoch can.
 func ExampleExamples() {
 	labels := container.FromSlice([]string{"cat", "dog", "bird"})
-	s := stream.Examples(labels, index.Shuffled(labels.Nobs(), rand.New(rand.NewPCG(1, 2))))
+	perm := rand.New(rand.NewPCG(1, 2)).Perm(labels.Nobs())
+	s := stream.Examples(labels, slices.Values(perm))
 	vals, err := stream.Collect(s)
 	if err != nil {
 		log.Fatal(err)
@@ -64,7 +69,8 @@ func ExampleGather() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for batch, err := range stream.Gather(x, index.Batches(x.Nobs(), 2, index.Keep)).All() {
+	requests := slices.Chunk([]int{0, 1, 2, 3, 4}, 2) // a batch scheme: index lists
+	for batch, err := range stream.Gather(x, requests).All() {
 		if err != nil {
 			fmt.Println("error:", err)
 			return
@@ -157,7 +163,7 @@ func ExampleGather_tuple() {
 		fmt.Println(err)
 		return
 	}
-	for b, err := range stream.Gather(xy, index.Batches(xy.Nobs(), 2, index.Keep)).All() {
+	for b, err := range stream.Gather(xy, slices.Chunk([]int{0, 1, 2}, 2)).All() {
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -259,7 +259,7 @@ func ExampleFromIter() {
 }
 
 func ExampleCollect() {
-	vals, err := stream.Collect(stream.Take(stream.From(index.Sequential(100)), 3))
+	vals, err := stream.Collect(stream.Take(stream.From(slices.Values([]int{0, 1, 2, 3, 4})), 3))
 	fmt.Println(vals, err)
 	// Output: [0 1 2] <nil>
 }
@@ -423,7 +423,7 @@ func ExampleBatchSizes() {
 		for i := 0; yield(i); i++ {
 		}
 	})
-	batches, err := stream.Collect(stream.BatchSizes(naturals, index.Sizes(4, 10), index.Keep))
+	batches, err := stream.Collect(stream.BatchSizes(naturals, slices.Values([]int{4, 4, 2}), index.Keep))
 	if err != nil {
 		log.Fatal(err)
 	}

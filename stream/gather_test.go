@@ -33,14 +33,14 @@ func (c gatherCounter) GetObsInto(dst []int, idx []int) []int {
 func TestGatherUsesGetObsInto(t *testing.T) {
 	var obs, into int
 	c := gatherCounter{container.FromSlice(seq(10)), &obs, &into}
-	got, err := read(t, stream.Gather(c, index.Batches(10, 4, index.Keep)))
+	got, err := read(t, stream.Gather(c, inBatches(10, 4, index.Keep)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff([][]int{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9}}, got); d != "" {
 		t.Errorf("Gather mismatch (-want +got):\n%s", d)
 	}
-	for range stream.Gather(c, index.Batches(10, 4, index.Drop)).All() {
+	for range stream.Gather(c, inBatches(10, 4, index.Drop)).All() {
 	}
 	if obs != 0 || into != 5 {
 		t.Errorf("GetObs called %d times, GetObsInto %d times; want 0 and 5", obs, into)
@@ -52,7 +52,7 @@ func TestGatherUsesGetObsInto(t *testing.T) {
 // one intact.
 func TestGatherOwned(t *testing.T) {
 	c := container.FromSlice(seq(10))
-	got, err := read(t, stream.Prefetch(stream.Gather(c, index.Batches(10, 3, index.Keep)), 3))
+	got, err := read(t, stream.Prefetch(stream.Gather(c, inBatches(10, 3, index.Keep)), 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +110,8 @@ func TestGatherAllocs(t *testing.T) {
 // the stream should have gathered.
 func TestEpochs(t *testing.T) {
 	c := container.FromSlice(seq(23))
-	s := stream.Gather(c, index.ShuffledBatches(23, 5, index.Keep, seeded(1)))
-	twin := index.ShuffledBatches(23, 5, index.Keep, seeded(1))
+	s := stream.Gather(c, shuffledBatches(23, 5, seeded(1)))
+	twin := shuffledBatches(23, 5, seeded(1))
 	var passes [][]int
 	for pass := range 3 {
 		var all []int
@@ -138,11 +138,11 @@ func TestEpochs(t *testing.T) {
 	if slices.Equal(passes[0], passes[1]) {
 		t.Error("two passes gave the same order")
 	}
-	ex, err := read(t, stream.Examples(c, index.Shuffled(23, seeded(7))))
-	if want := slices.Collect(index.Shuffled(23, seeded(7))); err != nil || !slices.Equal(ex, want) {
+	ex, err := read(t, stream.Examples(c, shuffled(23, seeded(7))))
+	if want := slices.Collect(shuffled(23, seeded(7))); err != nil || !slices.Equal(ex, want) {
 		t.Errorf("Examples over a shuffled scheme = %v, %v; want the scheme's indices %v", ex, err, want)
 	}
-	again, _ := read(t, stream.Examples(c, index.Shuffled(23, seeded(7))))
+	again, _ := read(t, stream.Examples(c, shuffled(23, seeded(7))))
 	if !slices.Equal(ex, again) {
 		t.Error("Examples with equal seeds differ")
 	}
@@ -191,7 +191,7 @@ func TestSchemeResume(t *testing.T) {
 			t.Errorf("Examples restored after %d: %d reads, mismatch (-want +got):\n%s", k, obs, d)
 		}
 	}
-	short := stream.Gather(c, index.Batches(10, 8, index.Keep))
+	short := stream.Gather(c, inBatches(10, 8, index.Keep))
 	err := short.Iter().UnmarshalBinary(savedAfter(t, gather, 4))
 	if !errors.Is(err, container.ErrState) || !strings.Contains(err.Error(), "stage 0 (gather): the scheme ended after 2 requests; the state is after 4") {
 		t.Errorf("a shorter scheme: %v, want ErrState naming the counts", err)
@@ -221,7 +221,7 @@ func TestManyStreamsOneDataset(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := stream.Gather(x, index.ShuffledBatches(n, 1+g, index.Keep, rand.New(rand.NewPCG(uint64(g), 1))))
+			s := stream.Gather(x, shuffledBatches(n, 1+g, rand.New(rand.NewPCG(uint64(g), 1))))
 			for range 3 {
 				seen := make([]bool, n)
 				for b, err := range s.All() {
@@ -251,7 +251,7 @@ func TestManyStreamsOneDataset(t *testing.T) {
 func TestContainerPanics(t *testing.T) {
 	c := container.FromSlice([]int{1})
 	wantPanic(t, "stream.Examples", "example scheme", "nil", func() { stream.Examples(c, nil) })
-	wantPanic(t, "stream.Examples", "container", "nil", func() { stream.Examples[int](nil, index.Sequential(1)) })
-	wantPanic(t, "stream.Gather", "container", "nil", func() { stream.Gather[int, []int](nil, index.Batches(1, 1, index.Keep)) })
+	wantPanic(t, "stream.Examples", "container", "nil", func() { stream.Examples[int](nil, sequential(1)) })
+	wantPanic(t, "stream.Gather", "container", "nil", func() { stream.Gather[int, []int](nil, inBatches(1, 1, index.Keep)) })
 	wantPanic(t, "stream.Gather", "batch scheme", "nil", func() { stream.Gather(c, nil) })
 }

@@ -106,11 +106,11 @@ func (p *plan) source() stream.Stream[int] {
 		return stream.Map(stream.Lines(func() (io.ReadCloser, error) { return pipeText{strings.NewReader(text)}, nil }, 64), atoi)
 	case 4:
 		p.note("Examples(%d)", n)
-		return stream.Examples(container.FromFunc(n, func(i int) int { return 5 * i }), index.Sequential(n))
+		return stream.Examples(container.FromFunc(n, func(i int) int { return 5 * i }), sequential(n))
 	case 5:
 		p.note("Gather(%d)", n)
 		c := container.FromFunc(n, func(i int) int { return 11 * i })
-		return stream.Unbatch(stream.Gather(c, index.Batches(n, 4, index.Keep)))
+		return stream.Unbatch(stream.Gather(c, inBatches(n, 4, index.Keep)))
 	case 6:
 		// A loader with workers: its batches (Owned: a stream keeps values),
 		// unbatched, through three epochs.

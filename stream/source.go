@@ -308,13 +308,13 @@ func (it *iterIter[T]) close() {
 // once, on any goroutines, since containers are safe for concurrent readers.
 
 // Examples returns a [Stream] of the observations of c at the indices of an
-// example scheme (such as index.Sequential, or the positions of an
-// index.Cipher), one c.GetObs call per index: Fuel's DataStream with an example
-// scheme. Every pass ranges over indices again. Its state is the number of
-// indices read; it resumes by ranging over indices again and skipping that many
-// (without reading c), so indices must yield the same indices on every range: a
-// scheme drawn from a shared *rand.Rand (index.Shuffled) does not, and a
-// restored pass would read other observations. An index out of range panics in
+// example scheme (such as slices.Values of an index list, or the positions of
+// an index.Cipher), one c.GetObs call per index: Fuel's DataStream with an
+// example scheme. Every pass ranges over indices again. Its state is the number
+// of indices read; it resumes by ranging over indices again and skipping that
+// many (without reading c), so indices must yield the same indices on every
+// range: a scheme that draws a new permutation from a shared *rand.Rand on
+// every range does not, and a restored pass would read other observations. An index out of range panics in
 // c.GetObs with a *container.IndexError, as a bad index does everywhere in the
 // kit. Examples panics with a [*container.ArgError] if c or indices is nil.
 func Examples[T any](c container.Container[T], indices iter.Seq[int]) Stream[T] {
@@ -324,8 +324,8 @@ func Examples[T any](c container.Container[T], indices iter.Seq[int]) Stream[T] 
 }
 
 // Gather returns a [Stream] of the batches of c at the index lists of a batch
-// scheme (such as index.Batches, or an index.Cipher's Batches): Fuel's
-// DataStream with a batch scheme. Each batch is gathered by c.GetObsInto,
+// scheme (such as slices.Chunk of an index list, or an index.Cipher's
+// Batches): Fuel's DataStream with a batch scheme. Each batch is gathered by c.GetObsInto,
 // through c's own fast path, into newly allocated memory that the consumer
 // owns, so that any stage may keep it (a loop that reuses one buffer is package
 // eachobs). Its state and its resumption are [Examples']: requests must yield
