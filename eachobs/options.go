@@ -95,7 +95,9 @@ func ShufflePerm(seed uint64) Option {
 // container's block starts, whose blocks come in a random order, the
 // observations of each window of window blocks shuffled among themselves. A
 // container that caches window decoded blocks then decodes each once per epoch
-// (a full shuffle decodes one for nearly every observation), and the epoch is a
+// (a full shuffle decodes one for nearly every observation; with [Workers],
+// whose batches in flight may straddle two windows, cache a few more), and the
+// epoch is a
 // loop's like any other: it has a [Position], resumes mid-epoch, is partitioned
 // across processes ([Partition]) and is the same for every number of
 // [Workers]. A batch draws its observations from window blocks rather than from
@@ -154,8 +156,10 @@ func (c *config) useBlocks(op string, data any, starts []int, n int) {
 	}
 	last := len(starts) - 1
 	switch {
-	case last < 0 || starts[0] != 0:
-		panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: starts, Want: "0 first (container.Blocked)"})
+	case last < 0:
+		panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: "[]", Want: "0 first and the number of observations last (container.Blocked)"})
+	case starts[0] != 0:
+		panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: fmt.Sprintf("%d first", starts[0]), Want: "0 first (container.Blocked)"})
 	case starts[last] != n:
 		panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: fmt.Sprintf("%d last", starts[last]), Want: fmt.Sprintf("the number of observations, %d, last (container.Blocked)", n)})
 	}
