@@ -26,7 +26,9 @@ var ErrLineTooLong = errors.New("line too long")
 //
 // A line longer than maxLine bytes ends the stream with an error wrapping
 // [ErrLineTooLong] that names the line; so do errors of open, of seeking, of
-// reading and of Close, wrapped. Lines panics with a [*container.ArgError] if
+// reading and of Close, wrapped. A pass restored to an offset past the end of
+// the text (a text that has become shorter) fails at its first value with an
+// error wrapping io.EOF that names the offset, the line and the text's end. Lines panics with a [*container.ArgError] if
 // open is nil or maxLine < 1.
 //
 //	s := stream.Lines(func() (io.ReadCloser, error) { return os.Open("train.txt") }, 1<<20)
@@ -68,6 +70,11 @@ func (it *linesIter) start() error {
 	it.rc, it.open = rc, true
 	if it.off > 0 {
 		if s, ok := rc.(io.Seeker); ok {
+			// A seek past the end succeeds and reads nothing: a text that has
+			// become shorter would end the pass quietly.
+			if end, err := s.Seek(0, io.SeekEnd); err == nil && end < it.off {
+				return it.fail("seek to byte %d (line %d): the text ends at byte %d: %w", it.off, it.line+1, end, io.EOF)
+			}
 			if _, err := s.Seek(it.off, io.SeekStart); err != nil {
 				return it.fail("seek to byte %d (line %d): %w", it.off, it.line+1, err)
 			}

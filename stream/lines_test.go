@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -228,8 +229,10 @@ func TestLinesResume(t *testing.T) {
 }
 
 // TestLinesChanged: a state restored over a text that has become shorter than
-// its offset fails with the error of reading or seeking, naming the offset and
-// the line; a state past the end is the end.
+// its offset fails with an error naming the offset, the line and where the text
+// ends, whether it seeks (a file that seeks past its end would read nothing and
+// end quietly) or is read again; a failing seek fails the pass; a state at the
+// end is the end.
 func TestLinesChanged(t *testing.T) {
 	long := "one\ntwo\nthree\nfour\n"
 	s := stream.Lines(openText(long), 10)
@@ -237,6 +240,10 @@ func TestLinesChanged(t *testing.T) {
 	got, err := rest(restored(t, stream.Lines(openText("one\n"), 10), st))
 	if !errors.Is(err, io.EOF) || !strings.Contains(err.Error(), "reading again to byte 14 (line 4): the text ends at byte 4") || len(got) != 0 {
 		t.Errorf("a shorter pipe: %v, %v; want the error naming byte 14 and line 4", got, err)
+	}
+	got, err = rest(restored(t, stream.Lines(func() (io.ReadCloser, error) { return seekText{bytes.NewReader([]byte("one\n"))}, nil }, 10), st))
+	if !errors.Is(err, io.EOF) || !strings.Contains(err.Error(), "seek to byte 14 (line 4): the text ends at byte 4") || len(got) != 0 {
+		t.Errorf("a shorter file: %v, %v; want the error naming byte 14 and line 4", got, err)
 	}
 	errSeek := errors.New("seek failed")
 	got, err = rest(restored(t, stream.Lines(func() (io.ReadCloser, error) { return badSeeker{strings.NewReader(long), errSeek}, nil }, 10), st))

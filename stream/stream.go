@@ -220,8 +220,9 @@ func (it *Iter[T]) MarshalBinary() ([]byte, error) {
 // and for the state of another pipeline, naming the stage (counted from the
 // consumer's end) and what differs (a buffer size of 10 in the state and 20
 // here); and when a source that resumes by reading again ([Replay],
-// [Examples], [Gather], [Lines] of a file that cannot seek) fails or ends
-// before the saved position. It reopens a pass that had ended or was closed.
+// [Examples], [Gather]) fails or ends before the saved position ([Lines]
+// opens its text at the first Next, and fails there). It reopens a pass that
+// had ended or was closed.
 func (it *Iter[T]) UnmarshalBinary(data []byte) error {
 	r := state.Open("stream.Iter.UnmarshalBinary", data, kind)
 	if r.Err() != nil {
