@@ -133,14 +133,15 @@ bench-images: DEBS += python3-pil
 bench-images: deps
 	PYTHON=$(PYTHON) $(GO) test -run '^$$' -bench '^BenchmarkDecode$$' -benchtime $(COUNT)x ./imagecodec/turbo/
 
-# Issue 19's figures: the gomlx adapter's time per batch beside the plain
-# loop's and beside a copy() of the batch (BenchmarkAdapter), then the
-# training loop of the demo's model, GoMLX through the adapter beside PyTorch
+# Issue 19's and 30's figures: the gomlx adapter's time per batch beside the
+# plain loop's and beside a copy() of the batch (BenchmarkAdapter), the two
+# ownership routes of GoMLX v0.28 (BenchmarkOwnership), then the training loop
+# of the demo's CNN, GoMLX through the adapter beside PyTorch
 # (a DataLoader, 1 and 2 threads; Debian's python3-torch from PYTHON, installed
 # here when missing), alternating COUNT rounds (obskit-train -bench).
 bench-train: DEBS += python3-torch
 bench-train: deps
-	$(GO) test -C gomlx -run '^$$' -bench Adapter -count $(COUNT)
+	$(GO) test -C gomlx -run '^$$' -bench 'Adapter|Ownership' -count $(COUNT)
 	$(GO) build -C cmd/obskit-train -o $(BIN)/obskit-train .
 	$(BIN)/obskit-train -bench $(COUNT) -python $(PYTHON)
 
@@ -178,11 +179,13 @@ $(INTEROP)/node_modules/.package-lock.json: $(INTEROP)/package-lock.json
 demo: $(BIN)/obskit-demo
 	$(BIN)/obskit-demo $(ARGS)
 
-# The demo that learns (issue 19): a perceptron trained with GoMLX's pure-Go
-# backend on the embedded digits through the gomlx adapter: stratified split,
-# 5-fold cross-validation of the learning rate, early stopping, accuracy per
-# epoch, the learning curves in $(BIN)/obskit-train.png and the share of step
-# time spent waiting for data. ARGS passes flags (-h lists them).
+# The demo that learns (issues 19, 30): a small CNN (convolutions, max-pooling,
+# dense) trained with GoMLX v0.28's pure-Go backend (no cgo, no XLA) on the
+# embedded digits through the gomlx adapter, the uint8 pixels normalized in the
+# graph: stratified split, 3-fold cross-validation of the learning rate on
+# augmented batches, early stopping, accuracy per epoch, the learning curves in
+# $(BIN)/obskit-train.png and the share of step time spent waiting for data.
+# ARGS passes flags (-h lists them).
 demo-train:
 	$(GO) build -C cmd/obskit-train -o $(BIN)/obskit-train .
 	$(BIN)/obskit-train -png $(BIN)/obskit-train.png $(ARGS)

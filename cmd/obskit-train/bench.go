@@ -16,8 +16,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/gobackend"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/datasets"
@@ -91,7 +91,7 @@ func bench(cfg config, stdout io.Writer) error {
 	if cfg.sequential {
 		opts = "ops_sequential"
 	}
-	backend, err := simplego.New(opts)
+	backend, err := gobackend.New(opts)
 	if err != nil {
 		return err
 	}
@@ -99,11 +99,11 @@ func bench(cfg config, stdout io.Writer) error {
 
 	torch := torchMissing(cfg.python)
 	rate := cfg.rates[len(cfg.rates)-1]
-	fmt.Fprintf(stdout, "obskit-train -bench: the demo's perceptron (64-%d-10, Adam %g), batches of %d, on all %d digits (no augmentation);\n",
-		cfg.hidden, rate, cfg.batch, x.Nobs())
+	fmt.Fprintf(stdout, "obskit-train -bench: the demo's CNN (conv 3x3 %d, max-pool, conv 3x3 %d, max-pool, dense %d, 10; Adam %g), batches of %d, on all %d digits (no augmentation);\n",
+		cfg.filters, 2*cfg.filters, cfg.hidden, rate, cfg.batch, x.Nobs())
 	fmt.Fprintf(stdout, "each side times %d epochs after an untimed one; %d rounds, the sides alternating.\n", cfg.benchEpochs, cfg.bench)
-	fmt.Fprintf(stdout, "GoMLX %s (simplego%s), GOMAXPROCS %d, eachobs.Prefetch(%d); PyTorch (%s) with DataLoader(shuffle, drop_last, num_workers=0), 1 and %d threads.\n",
-		gomlxVersion(), map[bool]string{true: ", ops_sequential"}[cfg.sequential], runtime.GOMAXPROCS(0), cfg.prefetch, cfg.python, runtime.GOMAXPROCS(0))
+	fmt.Fprintf(stdout, "GoMLX %s (compute %s, gobackend%s), GOMAXPROCS %d, eachobs.Prefetch(%d); PyTorch (%s) with DataLoader(shuffle, drop_last, num_workers=0), 1 and %d threads.\n",
+		moduleVersion("github.com/gomlx/gomlx"), moduleVersion("github.com/gomlx/compute"), map[bool]string{true: ", ops_sequential"}[cfg.sequential], runtime.GOMAXPROCS(0), cfg.prefetch, cfg.python, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(stdout, "CPU %s; load %s at the start.\n\n", cpuName(), loadAvg())
 	if torch != "" {
 		fmt.Fprintf(stdout, "PyTorch sides skipped: %s\n\n", torch)
@@ -167,14 +167,14 @@ func bench(cfg config, stdout io.Writer) error {
 
 // goSide trains a fresh model through the adapter and times cfg.benchEpochs
 // epochs after one untimed (which compiles the graph).
-func goSide(backend backends.Backend, d *data, cfg config, rate float64) (side, error) {
+func goSide(backend compute.Backend, d *data, cfg config, rate float64) (side, error) {
 	m, err := newFit(backend, cfg, rate, cfg.seed)
 	if err != nil {
 		return side{}, err
 	}
 	l := eachobs.NewLoader(d.plain, cfg.batch, eachobs.Shuffle(cfg.seed), eachobs.Tail(index.Drop),
 		eachobs.Prefetch(cfg.prefetch), eachobs.Workers(cfg.workers))
-	ds, err := gomlx.Labeled("digits", l.Iter())
+	ds, err := gomlx.Labeled(backend, "digits", l.Iter())
 	if err != nil {
 		return side{}, err
 	}
@@ -217,7 +217,7 @@ func torchMissing(python string) string {
 func torchSide(cfg config, dir, script string, rate float64, threads int) (side, error) {
 	cmd := exec.Command(cfg.python, script,
 		"--x", filepath.Join(dir, "x.npy"), "--y", filepath.Join(dir, "y.npy"),
-		"--batch", fmt.Sprint(cfg.batch), "--epochs", fmt.Sprint(cfg.benchEpochs), "--hidden", fmt.Sprint(cfg.hidden),
+		"--batch", fmt.Sprint(cfg.batch), "--epochs", fmt.Sprint(cfg.benchEpochs), "--hidden", fmt.Sprint(cfg.hidden), "--filters", fmt.Sprint(cfg.filters),
 		"--rate", fmt.Sprint(rate), "--threads", fmt.Sprint(threads), "--seed", fmt.Sprint(cfg.seed))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -269,11 +269,12 @@ func loadAvg() string {
 	return "unknown"
 }
 
-// gomlxVersion is the version of GoMLX this binary was built with.
-func gomlxVersion() string {
+// moduleVersion is the version of the module path this binary was built
+// with.
+func moduleVersion(path string) string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, m := range bi.Deps {
-			if m.Path == "github.com/gomlx/gomlx" {
+			if m.Path == path {
 				return m.Version
 			}
 		}

@@ -13,7 +13,7 @@ import (
 // validation part, and the validation loss, and saves the chart to path.
 func writeCurves(rep *report, path string) error {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Digits: a perceptron trained by GoMLX on obskit batches (rate %g)", rep.rate)
+	p.Title.Text = fmt.Sprintf("Digits: a CNN trained by GoMLX on obskit batches (rate %g)", rep.rate)
 	p.X.Label.Text = "epoch"
 	p.Y.Label.Text = "accuracy; validation loss"
 	p.Y.Min, p.Y.Max = 0, 1.02

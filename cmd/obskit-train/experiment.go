@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/backends/simplego"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/gobackend"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/cmd/internal/progress"
@@ -75,10 +75,10 @@ func loadData(cfg config) (*data, error) {
 // trainSet is the training dataset of the observations idx: augmented,
 // reshuffled every epoch, the partial last batch dropped (one shape, one
 // graph), prepared ahead while GoMLX runs the step.
-func (d *data) trainSet(cfg config, idx []int) (*gomlx.Dataset[tuples.Pair[[]*arraycontainer.Array[uint8], []int]], error) {
+func (d *data) trainSet(backend compute.Backend, cfg config, idx []int) (*gomlx.Dataset[tuples.Pair[[]*arraycontainer.Array[uint8], []int]], error) {
 	l := eachobs.NewLoader(subset.Of(d.augmented, idx), cfg.batch,
 		eachobs.Shuffle(cfg.seed), eachobs.Tail(index.Drop), eachobs.Prefetch(cfg.prefetch), eachobs.Workers(cfg.workers))
-	return gomlx.New("train", l.Iter(), func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
+	return gomlx.New(backend, "train", l.Iter(), func(w *gomlx.Writer, b tuples.Pair[[]*arraycontainer.Array[uint8], []int]) {
 		gomlx.Stack(w.Input(), b.X)  // [batch 8 8] uint8
 		gomlx.Values(w.Label(), b.Y) // [batch 1] int64
 	})
@@ -86,8 +86,8 @@ func (d *data) trainSet(cfg config, idx []int) (*gomlx.Dataset[tuples.Pair[[]*ar
 
 // evalSet is the evaluation dataset of the observations idx: one batch of
 // them all, so that every observation counts once.
-func (d *data) evalSet(name string, idx []int) (*gomlx.Dataset[arraycontainer.LabeledBatch[uint8, int]], error) {
-	return gomlx.Labeled(name, eachobs.NewLoader(subset.Of(d.plain, idx), len(idx)).Iter())
+func (d *data) evalSet(backend compute.Backend, name string, idx []int) (*gomlx.Dataset[arraycontainer.LabeledBatch[uint8, int]], error) {
+	return gomlx.Labeled(backend, name, eachobs.NewLoader(subset.Of(d.plain, idx), len(idx)).Iter())
 }
 
 // An epochResult is one line of the learning curves.
@@ -124,7 +124,7 @@ func run(cfg config, p *progress.Progress) (*report, error) {
 	if cfg.sequential {
 		opts = "ops_sequential"
 	}
-	backend, err := simplego.New(opts)
+	backend, err := gobackend.New(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -187,12 +187,12 @@ func run(cfg config, p *progress.Progress) (*report, error) {
 
 // fold trains a model at rate on the observations tr for cfg.cvEpochs and
 // returns its accuracy on va.
-func (rep *report) fold(backend backends.Backend, d *data, cfg config, rate float64, f uint64, tr, va []int, bar *progress.Bar) (float64, error) {
+func (rep *report) fold(backend compute.Backend, d *data, cfg config, rate float64, f uint64, tr, va []int, bar *progress.Bar) (float64, error) {
 	m, err := newFit(backend, cfg, rate, cfg.seed+f)
 	if err != nil {
 		return 0, err
 	}
-	ds, err := d.trainSet(cfg, tr)
+	ds, err := d.trainSet(backend, cfg, tr)
 	if err != nil {
 		return 0, err
 	}
@@ -204,7 +204,7 @@ func (rep *report) fold(backend backends.Backend, d *data, cfg config, rate floa
 		bar.Add(1)
 	}
 	rep.count(m, ds)
-	val, err := d.evalSet("validation fold", va)
+	val, err := d.evalSet(backend, "validation fold", va)
 	if err != nil {
 		return 0, err
 	}
@@ -214,17 +214,17 @@ func (rep *report) fold(backend backends.Backend, d *data, cfg config, rate floa
 
 // final trains at the chosen rate, keeps the weights of the epoch with the
 // best validation accuracy, and measures them on the test part.
-func (rep *report) final(backend backends.Backend, d *data, cfg config, tr, va, te []int, bar *progress.Bar) error {
+func (rep *report) final(backend compute.Backend, d *data, cfg config, tr, va, te []int, bar *progress.Bar) error {
 	m, err := newFit(backend, cfg, rep.rate, cfg.seed)
 	if err != nil {
 		return err
 	}
-	ds, err := d.trainSet(cfg, tr)
+	ds, err := d.trainSet(backend, cfg, tr)
 	if err != nil {
 		return err
 	}
 	defer ds.Close()
-	val, err := d.evalSet("validation", va)
+	val, err := d.evalSet(backend, "validation", va)
 	if err != nil {
 		return err
 	}
@@ -255,7 +255,7 @@ func (rep *report) final(backend backends.Backend, d *data, cfg config, tr, va, 
 	if err := m.restore(best); err != nil {
 		return err
 	}
-	test, err := d.evalSet("test", te)
+	test, err := d.evalSet(backend, "test", te)
 	if err != nil {
 		return err
 	}

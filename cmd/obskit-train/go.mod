@@ -1,6 +1,6 @@
 module github.com/obskit/obskit/cmd/obskit-train
 
-go 1.24.9
+go 1.26.5
 
 replace (
 	github.com/obskit/obskit => ../../
@@ -10,12 +10,14 @@ replace (
 )
 
 require (
-	github.com/gomlx/gomlx v0.26.0
+	github.com/gomlx/gomlx v0.28.2
 	github.com/obskit/obskit v0.0.0
 	github.com/obskit/obskit/cmd v0.0.0-00010101000000-000000000000
 	github.com/obskit/obskit/gomlx v0.0.0-00010101000000-000000000000
 	gonum.org/v1/plot v0.17.0
 )
+
+require github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
@@ -25,19 +27,17 @@ require (
 	github.com/VividCortex/ewma v1.2.0 // indirect
 	github.com/acarl005/stripansi v0.0.0-20180116102854-5a71ef0e047d // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
-	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/gomlx/compute v0.1.3
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/mattn/go-runewidth v0.0.16 // indirect
+	github.com/mattn/go-runewidth v0.0.21 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/vbauerster/mpb/v8 v8.9.3 // indirect
-	github.com/x448/float16 v0.8.4 // indirect
-	golang.org/x/exp v0.0.0-20260209203927-2842357ff358 // indirect
+	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/sys v0.43.0 // indirect
 	golang.org/x/term v0.40.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
-	k8s.io/klog/v2 v2.130.1 // indirect
+	golang.org/x/text v0.35.0 // indirect
+	k8s.io/klog/v2 v2.140.0 // indirect
 )

@@ -12,7 +12,8 @@ import (
 )
 
 // TestDemo runs a short demo (two folds of one epoch, two epochs of final
-// training) and checks the report and the chart it writes.
+// training, of the CNN with max-pooling) and checks the report and the chart
+// it writes.
 func TestDemo(t *testing.T) {
 	chart := filepath.Join(t.TempDir(), "curves.png")
 	var stdout, stderr bytes.Buffer
@@ -24,6 +25,8 @@ func TestDemo(t *testing.T) {
 	for _, want := range []string{
 		"split by class: train 1078, validation 359, test 360",
 		"2-fold stratified cross-validation of the learning rate",
+		"a CNN (conv 3x3 16, max-pool 2x2, conv 3x3 32, max-pool 2x2",
+		"GoMLX v0.28.2's pure-Go backend (compute v0.1.3)",
 		"  1      ", "  2      ",
 		"learning curves: " + chart,
 	} {
@@ -62,7 +65,8 @@ func TestFlags(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-h"}, 0, "obskit-train trains a network with GoMLX"},
+		{[]string{"-h"}, 0, "obskit-train trains a convolutional network with GoMLX"},
+		{[]string{"-filters", "0"}, 2, "-filters and -workers must be at least 1"},
 		{[]string{"-folds", "1"}, 2, "-folds 1: want at least 2"},
 		{[]string{"-rates", "0.1,x"}, 2, `"x" is not a positive number`},
 		{[]string{"-shift", "2"}, 2, "-shift 2: want a probability"},

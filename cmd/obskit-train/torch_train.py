@@ -1,6 +1,6 @@
-"""The PyTorch side of obskit-train -bench: the demo's perceptron trained on the
-same digits with a DataLoader and the usual loop, timed as obskit-train times
-its own training loop. Prints one JSON line on stdout.
+"""The PyTorch side of obskit-train -bench: the demo's CNN trained on the same
+digits with a DataLoader and the usual loop, timed as obskit-train times its
+own training loop. Prints one JSON line on stdout.
 
 Usage: python3 torch_train.py --x X.npy --y Y.npy --batch 32 --epochs 5 ...
 """
@@ -22,6 +22,7 @@ def main():
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--epochs", type=int, default=5, help="timed epochs, after one untimed")
     p.add_argument("--hidden", type=int, default=64)
+    p.add_argument("--filters", type=int, default=16)
     p.add_argument("--rate", type=float, default=0.01)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
@@ -33,7 +34,11 @@ def main():
     y = torch.from_numpy(np.load(a.y).astype(np.int64))
     loader = DataLoader(TensorDataset(x, y), batch_size=a.batch, shuffle=True, drop_last=True,
                         generator=torch.Generator().manual_seed(a.seed))
-    model = nn.Sequential(nn.Flatten(), nn.Linear(64, a.hidden), nn.ReLU(), nn.Linear(a.hidden, 10))
+    f = a.filters
+    model = nn.Sequential(  # cnn in model.go: same padding, channels last there, first here
+        nn.Conv2d(1, f, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(f, 2 * f, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Flatten(), nn.Linear(2 * f * 2 * 2, a.hidden), nn.ReLU(), nn.Linear(a.hidden, 10))
     opt = torch.optim.Adam(model.parameters(), lr=a.rate)
     loss_fn = nn.CrossEntropyLoss()
 
@@ -47,7 +52,7 @@ def main():
             except StopIteration:
                 break
             wait += time.perf_counter() - t
-            logits = model(xb.float() / 16)  # pixel counts 0..16 to [0, 1], as the Go model does
+            logits = model(xb.float().unsqueeze(1) / 16)  # pixel counts 0..16 to [0, 1], as the Go model does
             loss = loss_fn(logits, yb)
             opt.zero_grad()
             loss.backward()
