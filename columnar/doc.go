@@ -22,7 +22,9 @@
 //   - [Lists]: variable-length lists of numbers (token ids, ragged features),
 //     observations []E, batches [Ragged];
 //   - [Strings]: text and bytes, dictionary-encoded or not, observations
-//     string, batches [Ragged] of bytes.
+//     string, batches [Ragged] of bytes; its [Binary] form has observations
+//     []byte and is a container.Encoded, read into a caller's reused buffer
+//     (a column of encoded images decodes with imagedata.NewImages).
 //
 // Each container reads its file's chunks (record batches, row groups) through
 // a [Chunks]: the rows of each chunk and a function returning its data, views

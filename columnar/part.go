@@ -75,6 +75,9 @@ type Chunks[E any] struct {
 	// Region is the file mapping the parts view, nil for Go memory: the
 	// containers keep it reachable and guard their reads of it against faults.
 	Region *mmap.Region
+	// Name is what messages call the column, its file and its name
+	// ("train.parquet: column \"jpeg\""): [Binary.Where] names a row with it.
+	Name string
 
 	// every is the rows of each chunk when all but the last have the same
 	// number (Arrow writers' fixed batch sizes, Parquet's row groups), so
@@ -127,6 +130,6 @@ func (c *cursor[E]) at(i int) (*Part[E], int) {
 }
 
 // names are the operation names a container's panics give, made once.
-type names struct{ obs, into string }
+type names struct{ op, obs, into string }
 
-func opNames(op string) names { return names{op + ".GetObs", op + ".GetObsInto"} }
+func opNames(op string) names { return names{op, op + ".GetObs", op + ".GetObsInto"} }

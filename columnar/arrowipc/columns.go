@@ -412,7 +412,8 @@ func rebuildNulls[E any](p *columnar.Part[E], rows int) *columnar.Part[E] {
 // gathered with no allocation per observation. The bytes are views of the
 // mapping when the file is uncompressed; a dictionary-encoded column reads as
 // its values (its indices, checked against the dictionary, are converted once
-// to int32).
+// to int32). Its Binary method gives the rows as []byte, a container.Encoded:
+// a column of encoded images decodes with imagedata.NewImages.
 //
 // A null is an error wrapping [ErrNull] unless [NullEmpty] makes it read as
 // empty. Strings returns an error wrapping [ErrColumn], [ErrType] or
@@ -483,6 +484,7 @@ func Strings(f *File, name string, opts ...Option) (*columnar.Strings, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.Name = fmt.Sprintf("%s: column %q", f.name, name)
 	return columnar.NewStrings(op, s), nil
 }
 

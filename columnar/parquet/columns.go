@@ -266,8 +266,11 @@ func Lists[E arraycontainer.Number](f *File, name string, opts ...Option) (*colu
 // Strings returns a utf8 or binary column as a container of strings:
 // observation i is a string, a batch a [columnar.Ragged] of bytes gathered
 // with no allocation per observation. Dictionary-encoded pages read as their
-// values. A column that may hold nulls is an error wrapping [ErrNull] unless
-// [NullEmpty] makes a null read as empty.
+// values. Its Binary method gives the rows as []byte, a container.Encoded
+// whose AppendObs returns a page that does not decode as an error: a column of
+// encoded images decodes with imagedata.NewImages. A column that may hold
+// nulls is an error wrapping [ErrNull] unless [NullEmpty] makes a null read as
+// empty.
 func Strings(f *File, name string, opts ...Option) (*columnar.Strings, error) {
 	const op = "parquet.Strings"
 	o := optionsOf(opts)
@@ -291,6 +294,7 @@ func Strings(f *File, name string, opts ...Option) (*columnar.Strings, error) {
 		}
 		return &columnar.Part[byte]{Values: lc.vals, Off64: lc.off}, nil
 	})
+	s.Name = fmt.Sprintf("%s: column %q", f.name, name)
 	return columnar.NewStrings(op, s), nil
 }
 
