@@ -38,8 +38,8 @@ import "fmt"
 // container cannot say (a view of a container that is not Encoded). It panics
 // with an [*IndexError] when i is outside [0, Nobs()).
 //
-// Containers that keep it: imagedata's Files and RecordImages, recordio.File,
-// columnar's binary columns. Wrappers that do not change the value pass it
+// Containers that have it: imagedata's Files and RecordImages, recordio.File,
+// columnar.Binary (a text or binary column of an Arrow or Parquet file). Wrappers that do not change the value pass it
 // through (they have both methods, and read their source with [AppendObs] and
 // [Where]): subset's views (Of, Range, Shuffle, splits, folds, partitions,
 // transform.Filter's result), mix's mixes, transform.Join (several RecordIO
