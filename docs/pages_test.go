@@ -82,19 +82,22 @@ func init() {
 		"provider", "recordio", "stream", "subset", "transform", "tuples"} {
 		imports[filepath.Base(dir)] = "github.com/obskit/obskit/" + dir
 	}
-	// GoMLX's packages, for the pages that train with the gomlx module. Its
-	// context package takes the name: a page needing the standard library's
-	// would spell its import.
-	for _, dir := range []string{"backends/simplego", "pkg/core/dtypes", "pkg/core/graph", "pkg/core/tensors",
-		"pkg/ml/context", "pkg/ml/layers", "pkg/ml/layers/activations", "pkg/ml/train", "pkg/ml/train/losses",
-		"pkg/ml/train/metrics", "pkg/ml/train/optimizers"} {
+	// GoMLX's packages (v0.28), for the pages that train with the gomlx
+	// module without spelling their imports.
+	for _, dir := range []string{"core/graph", "core/tensors", "ml/model", "ml/layers", "ml/layers/activation",
+		"ml/train", "ml/train/loss", "ml/train/metric", "ml/train/optimizer"} {
 		imports[filepath.Base(dir)] = "github.com/gomlx/gomlx/" + dir
+	}
+	for _, dir := range []string{"gobackend", "dtypes"} {
+		imports[dir] = "github.com/gomlx/compute/" + dir
 	}
 }
 
 // TestPages runs the code the pages show. Every ```go block of docs/*.md is
 // source: the blocks of a page, with the imports their package names call for,
-// make one test file, and go test runs them in a module of its own, so that
+// make one test file, and a block that starts with its own import
+// declaration (a whole program, as a reader copies it) is a file of its own
+// with those imports alone; go test runs them in a module of its own, so that
 // what a page shows compiles and every Example prints what its // Output: says.
 // A page that shows Go shows at least one Example, and every Example has an
 // Output comment (or it would compile and never run). Errors name the page and
@@ -112,10 +115,23 @@ func TestPages(t *testing.T) {
 	for _, p := range readPages(t) {
 		var src strings.Builder
 		for _, b := range blocks(p) {
-			switch b.lang {
-			case "go":
+			switch {
+			case b.lang == "go" && strings.HasPrefix(b.body, "import"):
+				if p.path == "README.md" {
+					continue
+				}
+				file, err := wholeFile(p.path, b)
+				if err != nil {
+					t.Error(err)
+					continue
+				}
+				name := fmt.Sprintf("%s_%d_test.go", strings.TrimSuffix(filepath.Base(p.path), ".md"), b.line)
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case b.lang == "go":
 				fmt.Fprintf(&src, "//line %s:%d\n%s\n", p.path, b.line, b.body)
-			case "text", "sh", "python", "julia":
+			case b.lang == "text", b.lang == "sh", b.lang == "python", b.lang == "julia":
 			default:
 				t.Errorf("%s:%d: a block tagged %q; tag it go, text, sh, python or julia", p.path, b.line-1, b.lang)
 			}
@@ -158,13 +174,36 @@ func TestPages(t *testing.T) {
 	}
 	args := []string{"test", "-count=1"}
 	if raceEnabled { // the packages are then in the build cache already
-		args = append(args, "-race")
+		// As make test builds GoMLX's pure-Go backend for -race: without
+		// checkptr, which its matmul kernels fail (see the Makefile).
+		args = append(args, "-race", "-gcflags=github.com/gomlx/compute/...=-d=checkptr=0")
 	}
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir, cmd.Env = dir, goEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("go test of the pages' code: %v\n%s", err, out)
 	}
+}
+
+// wholeFile returns the test file of a block of the page at path that spells
+// its imports: the block as it is, in the package of the pages' tests. It
+// holds at least one Example with an Output comment, as a page does.
+func wholeFile(path string, b block) (string, error) {
+	src := fmt.Sprintf("package docs_test\n\n//line %s:%d\n%s", path, b.line, b.body)
+	f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ParseComments)
+	if err != nil {
+		return "", err
+	}
+	examples := doc.Examples(f)
+	if len(examples) == 0 {
+		return "", fmt.Errorf("%s:%d: a whole program with no Example: nothing would run it", path, b.line)
+	}
+	for _, ex := range examples {
+		if ex.Output == "" && !ex.EmptyOutput {
+			return "", fmt.Errorf("%s:%d: Example%s has no // Output: comment, so go test would not run it", path, b.line, ex.Suffix)
+		}
+	}
+	return src, nil
 }
 
 // pageFile returns the test file of the page at path whose Go blocks are src.

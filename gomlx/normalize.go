@@ -14,7 +14,11 @@ import (
 type Layout int
 
 const (
+	// ChannelsLast is [batch, height, width, channels]: augment's HWC, and
+	// GoMLX's default for convolutions and pooling.
 	ChannelsLast Layout = iota
+	// ChannelsFirst is [batch, channels, height, width]: augment's CHW,
+	// PyTorch's and MXNet's layout.
 	ChannelsFirst
 )
 
