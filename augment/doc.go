@@ -1,7 +1,7 @@
 // Package augment turns encoded images into the float32 tensors a model
-// trains on: torchvision's transforms and MXNet's ImageRecordIter
-// augmentation, fused into as few passes over the pixels as they allow and
-// written straight into a slot of the caller's batch.
+// trains on, or their 8-bit pixels: torchvision's transforms and MXNet's
+// ImageRecordIter augmentation, fused into as few passes over the pixels as
+// they allow and written straight into a slot of the caller's batch.
 //
 // # A pipeline
 //
@@ -23,6 +23,17 @@
 // PyTorch's and MXNet's layout) or last ([HWC]). [Pipeline.ApplyRGB] does the
 // same from decoded pixels, and [Filter.Resize] resizes an image as Pillow
 // does.
+//
+// # 8-bit output
+//
+// [Pipeline.ApplyUint8] and [Pipeline.ApplyRGBUint8] write the same image as
+// Apply and ApplyRGB, the same crop, colour steps and flip drawn from the
+// same generator, as bytes in the same layout, stopping before ToTensor and
+// [Normalize]: the loaders of FFCV and DALI hand such batches to the device
+// and normalize there (for GoMLX, gomlx.Normalize in the obskit/gomlx module,
+// which gives the float32 values of Apply bit for bit). A batch is a quarter
+// of the bytes, and the float write, a fifth of the pipeline's time, is left
+// to the device. MXNet's pipeline writes float32 only.
 //
 // # What is fused, and what is decoded
 //

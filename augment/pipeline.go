@@ -231,7 +231,19 @@ type scratch struct {
 // allocate on its own). It panics with a *container.ArgError if dst has the
 // wrong length or rng is nil.
 func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
-	p.checkArgs(dst, rng)
+	p.checkArgs("augment.Pipeline.Apply", len(dst), rng)
+	return p.apply(output{f: dst}, dec, name, data, rng)
+}
+
+// output is the slot a call writes: float32 values (f) or 8-bit pixels (b),
+// the other nil.
+type output struct {
+	f []float32
+	b []uint8
+}
+
+// apply is Apply and ApplyUint8 after their checks.
+func (p *Pipeline) apply(dst output, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
 	cfg, err := dec.Config(name, data)
 	if err != nil {
 		return err
@@ -290,7 +302,12 @@ func (p *Pipeline) Apply(dst []float32, dec imagecodec.Decoder, name string, dat
 // pipeline gives torchvision's floats exactly. It returns an error only for an
 // image too small for the geometry ([ErrTooSmall]).
 func (p *Pipeline) ApplyRGB(dst []float32, img *imagecodec.RGB, rng *rand.Rand) error {
-	p.checkArgs(dst, rng)
+	p.checkArgs("augment.Pipeline.ApplyRGB", len(dst), rng)
+	return p.applyRGB(output{f: dst}, img, rng)
+}
+
+// applyRGB is ApplyRGB and ApplyRGBUint8 after their checks.
+func (p *Pipeline) applyRGB(dst output, img *imagecodec.RGB, rng *rand.Rand) error {
 	s := p.free.Get()
 	defer p.free.Put(s)
 	g := &s.g
@@ -302,11 +319,11 @@ func (p *Pipeline) ApplyRGB(dst []float32, img *imagecodec.RGB, rng *rand.Rand) 
 	return nil
 }
 
-func (p *Pipeline) checkArgs(dst []float32, rng *rand.Rand) {
-	if len(dst) != p.Len() {
-		container.CheckArg(false, "augment.Pipeline.Apply", "len(dst)", len(dst), fmt.Sprintf("%d, the pipeline's Len", p.Len()))
+func (p *Pipeline) checkArgs(op string, n int, rng *rand.Rand) {
+	if n != p.Len() {
+		container.CheckArg(false, op, "len(dst)", n, fmt.Sprintf("%d, the pipeline's Len", p.Len()))
 	}
-	container.CheckArg(rng != nil, "augment.Pipeline.Apply", "rng", rng, "a *rand.Rand")
+	container.CheckArg(rng != nil, op, "rng", rng, "a *rand.Rand")
 }
 
 // scaled returns rs for the image decoded at scale into the pixels of
@@ -329,14 +346,14 @@ func scaled(rs resampling, scale float64, got image.Rectangle) resampling {
 }
 
 // finish resamples src into the output, applies the colour steps and the
-// flip, and writes the floats.
-func (p *Pipeline) finish(dst []float32, s *scratch, src view, rs *resampling, rng *rand.Rand) {
+// flip, and writes the floats (or the 8-bit pixels).
+func (p *Pipeline) finish(dst output, s *scratch, src view, rs *resampling, rng *rand.Rand) {
 	g := &s.g
 	if !g.warp {
 		s.rs.prepare(rs)
 	}
 	w, h := p.size.X, p.size.Y
-	s.sink = tensorSink{dst: dst, w: w, h: h, at: g.at, layout: p.layout, lut: &p.lut}
+	s.sink = tensorSink{dst: dst.f, dst8: dst.b, w: w, h: h, at: g.at, layout: p.layout, lut: &p.lut}
 	s.ops = s.ops[:0]
 	if p.mx != nil {
 		p.mx.drawPixels(s, rng)

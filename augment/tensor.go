@@ -28,13 +28,15 @@ func (l Layout) String() string {
 	return fmt.Sprintf("Layout(%d)", uint8(l))
 }
 
-// A tensorSink writes RGB rows into a float32 image of w by h pixels, each
+// A tensorSink writes RGB rows into a float32 image of w by h pixels (or,
+// with dst8, into an 8-bit image, the values as they are: rowAt8), each
 // 8-bit value v of channel c becoming lut[c][v], or, with a mean image,
 // (v - mean[c][y][x])*mul[c] + bias[c] at the row's own position. The rows of
 // a window land at offset at; flip mirrors the image left to right (a mean
 // image is read where the pixel was before the flip, as MXNet does).
 type tensorSink struct {
 	dst    []float32
+	dst8   []uint8 // the 8-bit output instead of dst, when set: no lut, no mean
 	w, h   int
 	at     image.Point
 	layout Layout
@@ -51,6 +53,10 @@ func (s *tensorSink) row(y int, px []uint8) { s.rowAt(y+s.at.Y, s.at.X, px) }
 func (s *tensorSink) rowAt(y, x0 int, px []uint8) {
 	n := len(px) / 3
 	w := s.w
+	if s.dst8 != nil {
+		s.rowAt8(y, x0, px)
+		return
+	}
 	if s.mean != nil {
 		s.rowMean(y, x0, px)
 		return
