@@ -42,6 +42,10 @@ import (
 //     CHW batches;
 //   - kit-go-w0: the same, serially, with the pure-Go decoder, over the first
 //     benchGoN images;
+//   - kit-u8-w0, kit-u8-w2: the same as kit-w0 and kit-w2 with 8-bit output
+//     (ApplyUint8, HWC or CHW bytes without ToTensor and Normalize, which a
+//     trainer does on the device) into uint8 batches, through a container of
+//     this file's (bench_uint8_test.go);
 //   - decode and decode-go: the same images decoded at full size by each
 //     decoder, the decode-only baselines;
 //   - tv-w0, tv-w1, tv-w2: torchvision's DataLoader(ImageFolder(...),
@@ -55,7 +59,8 @@ import (
 // core) and <side>-img/s, per second of wall time. The ratios: x-tv-w<k>,
 // kit over torchvision per CPU second with the same number of workers;
 // x-decode, the pipeline (kit-w0) over full-size decoding with the same
-// decoder, per CPU second, and x-decode-go for the pure-Go decoder;
+// decoder, per CPU second, x-decode-u8 the same for kit-u8-w0, x-u8/f32
+// kit-u8-w0 over kit-w0, and x-decode-go for the pure-Go decoder;
 // decode-share, the share of kit-w0's CPU time spent in the decoder;
 // allocs/batch, the allocations of the process per batch in the steady state
 // of kit-w0's last epoch (from its fifth batch; the buffers grow to the
@@ -77,6 +82,8 @@ func BenchmarkImages(b *testing.B) {
 		kitSide("kit-w1", all, p, fast, 1, new([]float64)),
 		kitSide("kit-w2", all, p, fast, 2, &allocsW2),
 		kitSide("kit-go-w0", goSet, p, slow, 0, &allocsGo),
+		kitU8Side("kit-u8-w0", all, p, fast, 0),
+		kitU8Side("kit-u8-w2", all, p, fast, 2),
 		decodeSide("decode", all, fast),
 		decodeSide("decode-go", goSet, slow),
 	}
@@ -126,6 +133,8 @@ func BenchmarkImages(b *testing.B) {
 		}
 	}
 	b.ReportMetric(perCPU("kit-w0")/perCPU("decode"), "x-decode")
+	b.ReportMetric(perCPU("kit-u8-w0")/perCPU("decode"), "x-decode-u8")
+	b.ReportMetric(perCPU("kit-u8-w0")/perCPU("kit-w0"), "x-u8/f32")
 	b.ReportMetric(perCPU("kit-go-w0")/perCPU("decode-go"), "x-decode-go")
 	b.ReportMetric(decodeCPU.Seconds()/totals["kit-w0"].cpu.Seconds(), "decode-share")
 	// The last epoch's: the buffers have grown to the largest image by then.

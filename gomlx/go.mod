@@ -10,6 +10,8 @@ require (
 	go.uber.org/goleak v1.3.0
 )
 
+require golang.org/x/image v0.30.0 // indirect
+
 require (
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/gomlx/compute v0.1.3
