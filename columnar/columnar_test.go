@@ -2,7 +2,6 @@ package columnar_test
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -133,48 +132,4 @@ func TestStringsDictionary(t *testing.T) {
 		Obs: func(b columnar.Ragged[byte], j int) string { return string(b.At(j)) },
 		Len: func(b columnar.Ragged[byte]) int { return b.Len() },
 	})
-}
-
-func TestLocalOrder(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for trial := range 200 {
-		starts := []int{0}
-		for range rng.IntN(12) {
-			starts = append(starts, starts[len(starts)-1]+rng.IntN(20))
-		}
-		n, window := starts[len(starts)-1], 1+rng.IntN(4)
-		order := columnar.LocalOrder(starts, window, rand.New(rand.NewPCG(uint64(trial), 0)))
-		if again := columnar.LocalOrder(starts, window, rand.New(rand.NewPCG(uint64(trial), 0))); !slices.Equal(order, again) {
-			t.Fatalf("trial %d: the same seed gave two orders", trial)
-		}
-		sorted := slices.Sorted(slices.Values(order))
-		for i, v := range sorted {
-			if v != i {
-				t.Fatalf("trial %d: order of %d rows is no permutation: %v", trial, n, order)
-			}
-		}
-		// The rows of each chunk lie in a span of the order that holds rows of
-		// at most window chunks (a full shuffle spreads them everywhere).
-		chunkOf := func(i int) int {
-			c, _ := slices.BinarySearch(starts[1:], i+1)
-			return c
-		}
-		first, last := map[int]int{}, map[int]int{}
-		for p, i := range order {
-			c := chunkOf(i)
-			if _, ok := first[c]; !ok {
-				first[c] = p
-			}
-			last[c] = p
-		}
-		for c := range first {
-			seen := map[int]bool{}
-			for _, i := range order[first[c] : last[c]+1] {
-				seen[chunkOf(i)] = true
-			}
-			if len(seen) > window {
-				t.Fatalf("trial %d: the rows of chunk %d span rows of %d chunks, window %d", trial, c, len(seen), window)
-			}
-		}
-	}
 }

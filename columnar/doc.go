@@ -1,8 +1,7 @@
 // Package columnar holds what the kit's readers of columnar files (package
 // arrowipc for Arrow IPC files and streams, package parquet for Parquet tables)
 // share: the containers their columns become, the batch of variable-length
-// observations, the errors, and the two-level order that reads a chunked file
-// in a shuffled order without decoding a chunk per row.
+// observations and the errors.
 //
 // It is the root of a nested module (github.com/obskit/obskit/columnar), as
 // arraycontainer/dense is for gonum, so that the kit's own module builds
@@ -41,9 +40,15 @@
 // null reads as: a fill value for numbers, empty for lists and strings, with
 // the column's validity (Valid) beside it to tell them apart.
 //
-// # Order
+// # Chunks are blocks
 //
-// [LocalOrder] shuffles the chunks and then the rows within each window of
-// chunks, so that a container caching a window of decoded chunks decodes each
-// chunk once per epoch.
+// The containers' blocks (container.Blocked: [Numbers.BlockStarts]) are their
+// chunks, and stay those of a tuple of them with labels or a split of it in
+// data order. A loop built with eachobs.ShuffleBlocks(seed, window) reads the
+// chunks in a random order and shuffles the rows of each window of chunks
+// among themselves, so that a container caching a window of decoded chunks
+// decodes each chunk once per epoch (a full shuffle decodes one for nearly
+// every row), and the epoch resumes and splits across processes as any loop:
+//
+//	for b := range eachobs.NewLoader(data, 128, eachobs.ShuffleBlocks(seed, 4)).Epoch(e) { ... }
 package columnar

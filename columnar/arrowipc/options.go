@@ -18,8 +18,10 @@ type options struct {
 // Cache sets how many decompressed record batches a file with compressed
 // buffers (LZ4 frame, ZSTD) keeps in memory, 4 by default: each batch is
 // decompressed once when a container first reads it, and the least recently
-// used is dropped when the cache is full. It panics with a
-// *container.ArgError when n < 1.
+// used is dropped when the cache is full. A loop in the order of
+// eachobs.ShuffleBlocks (the record batches are the containers' blocks) with a
+// cache of at least its window decompresses each batch once per epoch. It
+// panics with a *container.ArgError when n < 1.
 func Cache(n int) Option {
 	container.CheckArg(n >= 1, "arrowipc.Cache", "n", n, ">= 1")
 	return func(o *options) { o.cache = n }

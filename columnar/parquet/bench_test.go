@@ -14,6 +14,7 @@ import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/columnar/parquet"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
 )
@@ -97,8 +98,9 @@ func writeTable(b *testing.B, dir string, rows int) {
 // groups of 65,536 rows with snappy, read in batches of 128 as one Numbers
 // container of the 64 columns and the label column:
 //
-//   - local: an epoch in columnar.LocalOrder (window of 4 row groups, a cache
-//     of 4), local-ms;
+//   - local: an epoch in the order of the row groups (index.NewBlocksAt over
+//     the row group starts, eachobs.ShuffleBlocks' order: windows of 4 row
+//     groups, a cache of 4), local-ms;
 //   - npy: the same epoch order from memory-mapped .npy files of the same
 //     data, npy-ms, and x-npy = npy time over local time;
 //   - full: a full shuffle with the same cache, which decodes a row group for
@@ -164,8 +166,10 @@ func BenchmarkEpoch(b *testing.B) {
 	var local, npyT, full time.Duration
 	const fullBatches = 2
 	b.SetBytes(int64(rows) * (benchCols*4 + 8))
-	for b.Loop() {
-		order := columnar.LocalOrder(f.RowGroupStarts(), benchWin, rng)
+	order := make([]int, rows)
+	for e := 0; b.Loop(); e++ {
+		blocks := index.NewBlocksAt(f.RowGroupStarts(), benchWin, 3, e)
+		blocks.Fill(order, 0)
 		x, y := open()
 		local += epoch(x, y, order, nb)
 		npyT += npyEpoch(order)

@@ -61,7 +61,8 @@ func (f *File) decodeErr(g int, c Column, err error) error {
 }
 
 // decodes counts the row groups the containers have decoded, for the test that
-// an epoch in the local order decodes each once.
+// an epoch in the order of the row groups (eachobs.ShuffleBlocks) decodes each
+// once.
 var decodes atomic.Int64
 
 // chunks returns the Chunks of a container whose row groups decode through a
@@ -95,7 +96,7 @@ func chunks[E any](f *File, o options, decode func(g int) (*columnar.Part[E], er
 //
 // Only the named columns are read and decoded, a row group at a time, when a
 // gather first needs one of its rows; the container keeps the last [Cache]
-// decoded row groups. Read it in the order of [columnar.LocalOrder] with a
+// decoded row groups. Read it in the order of eachobs.ShuffleBlocks with a
 // cache of at least the order's window, so that each row group is decoded once
 // per epoch.
 //

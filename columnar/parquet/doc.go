@@ -21,10 +21,12 @@
 // A container finds the row group of a row from the row-group index and
 // decodes that row group's selected columns into memory, keeping the last
 // [Cache] row groups. Reading rows in a full shuffle then decodes a row group
-// for nearly every row; [columnar.LocalOrder] over [File.RowGroupStarts]
-// shuffles the row groups and the rows within windows of them, so that a cache
-// of a window decodes each row group once per epoch. docs/performance.md has
-// both epochs measured against a memory-mapped .npy file.
+// for nearly every row. The containers' blocks are the row groups
+// ([File.RowGroupStarts]), so that a loop built with eachobs.ShuffleBlocks
+// shuffles the row groups and the rows within windows of them, and a cache of
+// a window decodes each row group once per epoch; the epoch still resumes and
+// splits across processes. docs/performance.md has both epochs measured
+// against a memory-mapped .npy file.
 //
 // # Decoding
 //

@@ -74,7 +74,8 @@ func (f *File) Columns() []Column { return append([]Column{}, f.columns...) }
 func (f *File) RowGroups() int { return len(f.groups) }
 
 // RowGroupStarts returns the first row of each row group and, last, the number
-// of rows, in a new slice: what [columnar.LocalOrder] takes.
+// of rows, in a new slice: the blocks of the table's containers
+// ([columnar.Numbers.BlockStarts]), which eachobs.ShuffleBlocks shuffles.
 func (f *File) RowGroupStarts() []int { return append([]int{}, f.starts...) }
 
 // A RowGroupInfo describes one row group, for listings.

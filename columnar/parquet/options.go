@@ -27,9 +27,9 @@ func optionsOf(opts []Option) options {
 // row group is decoded (its selected columns only) when a gather first needs
 // one of its rows, and the least recently used is dropped when the cache is
 // full. Random access to rows spread over many row groups decodes a row group
-// per row; read in the order of [columnar.LocalOrder] with a cache of at least
-// its window, and each row group is decoded once per epoch. It panics with a
-// *container.ArgError when n < 1.
+// per row; read in the order of eachobs.ShuffleBlocks with a cache of at least
+// its window (a few more with workers), and each row group is decoded once per
+// epoch. It panics with a *container.ArgError when n < 1.
 func Cache(n int) Option {
 	container.CheckArg(n >= 1, "parquet.Cache", "n", n, ">= 1")
 	return func(o *options) { o.cache = n }
