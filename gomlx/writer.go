@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/distributed"
@@ -178,19 +179,27 @@ func (w *Writer) putMask(s *Slot) {
 // It records an error wrapping ErrShape and returns false for a batch that
 // differs from the first.
 func (s *Slot) tensor(dtype dtypes.DType, key [3]int, dims func() []int) bool {
+	ok, _ := s.tensorFrom(dtype, key, dims, nil)
+	return ok
+}
+
+// tensorFrom is tensor, which with raw, the batch's bytes in the tensor's
+// layout, makes the device tensor from them at once (tensors.FromRaw: one
+// copy, without zeroing the buffer first) and reports it written.
+func (s *Slot) tensorFrom(dtype dtypes.DType, key [3]int, dims func() []int, raw []byte) (ok, written bool) {
 	w := s.w
 	if s.filled && w.err == nil {
 		w.err = fmt.Errorf("%s %d written twice", s.role, s.k)
 	}
 	if w.err != nil {
-		return false
+		return false, false
 	}
 	switch {
 	case s.dims == nil:
 		d := dims()
 		if d[0]%w.parts != 0 {
 			w.err = fmt.Errorf("%s %d: a batch of %d does not split into %d equal shards: %w", s.role, s.k, d[0], w.parts, ErrShape)
-			return false
+			return false, false
 		}
 		d[0] /= w.parts
 		s.dtype, s.key, s.dims = dtype, key, d
@@ -198,7 +207,7 @@ func (s *Slot) tensor(dtype dtypes.DType, key [3]int, dims func() []int) bool {
 		first := slices.Clone(s.dims)
 		first[0] *= w.parts
 		w.err = fmt.Errorf("%s %d is %s%v, the first batch's %s%v: %w", s.role, s.k, dtype, dims(), s.dtype, first, ErrShape)
-		return false
+		return false, false
 	}
 	if s.t == nil {
 		s.t = make([]*tensors.Tensor, w.parts)
@@ -215,14 +224,24 @@ func (s *Slot) tensor(dtype dtypes.DType, key [3]int, dims func() []int) bool {
 			s.t[j], s.made = tensors.FromShape(s.shape), true
 			continue
 		}
-		t, err := tensors.FromShapeForBackend(w.backend, 0, s.shape)
+		var t *tensors.Tensor
+		var err error
+		if raw != nil && len(s.t) == 1 {
+			t, err = tensors.FromRaw(w.backend, 0, s.shape, raw)
+			written = err == nil
+		} else {
+			t, err = tensors.FromShapeForBackend(w.backend, 0, s.shape)
+		}
 		if err != nil {
 			w.err = fmt.Errorf("%s %d: %w", s.role, s.k, err)
-			return false
+			return false, false
 		}
 		s.t[j], s.made = t, true
 	}
-	return true
+	if written {
+		s.filled = true
+	}
+	return true, written
 }
 
 // write runs fill on the flat data of every shard of the tensor, with the
@@ -247,15 +266,23 @@ func (s *Slot) write(fill func(flat any, lo, hi int)) {
 func Array[E arraycontainer.Number](s *Slot, a *arraycontainer.Array[E]) {
 	container.CheckArg(a != nil && a.Rank() >= 1, "gomlx.Array", "array", "nil or rank 0", "a batch array")
 	n, m := a.Nobs(), a.ObsLen()
-	ok := s.tensor(dtypeOf[E](), [3]int{n, m, a.Rank()}, func() []int {
+	var raw []byte
+	if (a.Dim() == 0 || a.Rank() == 1) && a.IsContiguous() && a.Len() > 0 {
+		// The batch's bytes are the tensor's: E and the tensor's type have
+		// one size (int and uint are Int64 and Uint64 on 64-bit machines,
+		// Int32 and Uint32 on 32-bit ones).
+		data := a.Data()[a.Offset() : a.Offset()+a.Len()]
+		raw = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*int(unsafe.Sizeof(data[0])))
+	}
+	ok, written := s.tensorFrom(dtypeOf[E](), [3]int{n, m, a.Rank()}, func() []int {
 		shape := a.Shape()
 		dims := append([]int{n}, slices.Delete(shape, a.Dim(), a.Dim()+1)...)
 		if len(dims) == 1 {
 			dims = append(dims, 1)
 		}
 		return dims
-	})
-	if ok {
+	}, raw)
+	if ok && !written {
 		s.write(func(flat any, lo, hi int) { writeFlat(flat, a, lo, hi) })
 	}
 }
