@@ -16,6 +16,7 @@ import (
 	_ "github.com/gomlx/gomlx/ml/train/metric"
 	_ "github.com/gomlx/gomlx/ml/train/optimizer"
 	_ "github.com/obskit/obskit/augment"
+	_ "github.com/obskit/obskit/columnar/parquet"
 	_ "github.com/obskit/obskit/gomlx"
 	_ "github.com/obskit/obskit/imagecodec/turbo"
 )

@@ -79,7 +79,7 @@ var imports = map[string]string{
 func init() {
 	for _, dir := range []string{"arraycontainer", "augment", "batchview", "container", "convert", "csvdata",
 		"datasets", "eachobs", "gomlx", "idx", "imagecodec", "imagecodec/turbo", "imagedata", "index", "mix", "npy", "obsdim",
-		"provider", "recordio", "stream", "subset", "transform", "tuples"} {
+		"provider", "recordio", "stream", "subset", "transform", "tuples", "columnar/arrowipc", "columnar/parquet"} {
 		imports[filepath.Base(dir)] = "github.com/obskit/obskit/" + dir
 	}
 	// GoMLX's packages (v0.28), for the pages that train with the gomlx
