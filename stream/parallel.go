@@ -161,6 +161,14 @@ type parallelIter[T, U any] struct {
 	noSave   *state.Writer // the source cannot save: why (its writer's error)
 	w        state.Writer  // writes the snapshots
 
+	// Unordered: the source's goroutine reads at most window values past the
+	// frontier, which the consumer publishes, so that the values taken ahead of
+	// it (and the state that lists them) stay few while one value is slow.
+	window int
+	front  atomic.Int64
+	moved  chan struct{} // the frontier moved (capacity 1)
+	halt   chan struct{} // closed before the pipe stops
+
 	// The consumer.
 	base     []byte   // the source's records before value b
 	b        int      // the value of the base
@@ -189,6 +197,11 @@ func (it *parallelIter[T, U]) start() {
 	if it.slots == nil {
 		it.slots = make([]pslot[T, U], it.n.slots)
 	}
+	if it.n.unordered {
+		it.window = max(64, 4*it.n.slots)
+		it.front.Store(int64(it.frontier))
+		it.moved, it.halt = make(chan struct{}, 1), make(chan struct{})
+	}
 	cfg := pipeline.Config{Op: it.n.op, Workers: it.n.workers, Unordered: it.n.unordered}
 	it.pipe = pipeline.New(cfg, it.slots, it.read, it.work)
 }
@@ -198,6 +211,13 @@ func (it *parallelIter[T, U]) start() {
 // is due (before every value when the source is not ordered).
 func (it *parallelIter[T, U]) read(s *pslot[T, U]) bool {
 	for !it.srcEnded {
+		for it.n.unordered && int64(it.k)-it.front.Load() >= int64(it.window) {
+			select {
+			case <-it.moved:
+			case <-it.halt:
+				return false
+			}
+		}
 		v, err, ok := it.src.next()
 		k := it.k
 		if err != nil {
@@ -275,6 +295,13 @@ func (it *parallelIter[T, U]) took(s *pslot[T, U]) {
 			n, it.frontier = n+1, it.frontier+1
 		}
 		it.taken = slices.Delete(it.taken, 0, n) // in place: Insert reuses the room
+		if it.moved != nil {
+			it.front.Store(int64(it.frontier))
+			select {
+			case it.moved <- struct{}{}:
+			default:
+			}
+		}
 	}
 	if s.snapOK {
 		if j := s.k + 1; j <= it.frontier {
@@ -379,8 +406,7 @@ func (it *parallelIter[T, U]) pause() {
 	if it.pipe == nil || it.noSave != nil {
 		return
 	}
-	it.pipe.Stop()
-	it.pipe = nil
+	it.stop()
 	it.src.close()
 	it.src = it.n.src.iter(it.epoch)
 	r := state.Records(it.n.op, it.base)
@@ -392,10 +418,19 @@ func (it *parallelIter[T, U]) pause() {
 	it.skipTo, it.skip, it.lastSnap = it.frontier, slices.Clone(it.taken), it.b
 }
 
-func (it *parallelIter[T, U]) close() {
+// stop stops the pipe, releasing a source goroutine that waits for the
+// frontier.
+func (it *parallelIter[T, U]) stop() {
 	if it.pipe != nil {
+		if it.halt != nil {
+			close(it.halt)
+		}
 		it.pipe.Stop()
 		it.pipe = nil
 	}
+}
+
+func (it *parallelIter[T, U]) close() {
+	it.stop()
 	it.src.close()
 }

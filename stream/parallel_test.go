@@ -637,3 +637,40 @@ func TestParallelCannotSave(t *testing.T) {
 		t.Errorf("across breaks: %v, want 0..99", got)
 	}
 }
+
+// TestUnorderedWindow: while one value is slow, an Unordered map yields at
+// most its window of values taken ahead of it (4 x its slots, at least 64), so
+// that the values a saved state lists stay few; before, it read on without
+// bound and a stalled worker grew the state by thousands of entries.
+func TestUnorderedWindow(t *testing.T) {
+	src := make([]int, 2000)
+	for i := range src {
+		src[i] = i
+	}
+	release := make(chan struct{})
+	s := stream.ParallelMap(stream.FromSlice(src), 2, func(v int) (int, error) {
+		if v == 0 {
+			<-release
+		}
+		return v, nil
+	}, stream.Unordered())
+	it := s.Iter()
+	defer it.Close()
+	time.AfterFunc(200*time.Millisecond, func() { close(release) }) // the window fills meanwhile
+	ahead := 0
+	for v, ok := it.Next(); ok; v, ok = it.Next() {
+		if v == 0 {
+			break
+		}
+		if ahead++; ahead > 64 {
+			t.Fatalf("%d values yielded ahead of a slow one, want at most the window of 64", ahead)
+		}
+	}
+	saved, err := it.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(saved) > 1024 {
+		t.Errorf("state of %d bytes after the slow value, want a few hundred", len(saved))
+	}
+}
