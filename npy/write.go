@@ -53,6 +53,14 @@ func encodeHeader(h Header) []byte {
 	panic("npy: header longer than 4 GiB") // unreachable: shapes are at most a few dozen axes
 }
 
+// AppendHeader appends to dst the bytes a .npy file holds before the data of
+// an array of h.Dtype, h.Shape and h.Fortran (magic, version, header length,
+// the dict, padded so that the data starts at a multiple of 64 bytes, as
+// [Write] writes them) and returns the extended slice: with the array's data
+// after them, the bytes are a .npy file. h's other fields are ignored. For
+// writers of .npy data that they have as bytes, such as the rows of a shard.
+func AppendHeader(dst []byte, h Header) []byte { return append(dst, encodeHeader(h)...) }
+
 // writeHeader writes the header of h to w (see encodeHeader).
 func writeHeader(w io.Writer, h Header) error {
 	_, err := w.Write(encodeHeader(h))
