@@ -86,14 +86,6 @@ func (f *Files) AppendObs(dst []byte, i int) ([]byte, error) {
 	return f.readFile(dst, i)
 }
 
-// AppendFile is [Files.AppendObs].
-//
-// Deprecated: use [Files.AppendObs], the method of container.Encoded.
-func (f *Files) AppendFile(dst []byte, i int) ([]byte, error) {
-	container.CheckIndex("imagedata.Files.AppendFile", i, len(f.paths))
-	return f.readFile(dst, i)
-}
-
 // Where returns the path of file i, as [Files.Path] does: where observation i
 // is stored, for messages.
 func (f *Files) Where(i int) string {

@@ -73,14 +73,6 @@ func (r *RecordImages) AppendObs(dst []byte, i int) ([]byte, error) {
 	return r.appendImage(dst, i)
 }
 
-// AppendImage is [RecordImages.AppendObs].
-//
-// Deprecated: use [RecordImages.AppendObs], the method of container.Encoded.
-func (r *RecordImages) AppendImage(dst []byte, i int) ([]byte, error) {
-	container.CheckIndex("imagedata.RecordImages.AppendImage", i, r.file.Nobs())
-	return r.appendImage(dst, i)
-}
-
 // Where returns where the image of record i is stored, for messages: the
 // record's file, key and offset (recordio.File.Where). It panics with a
 // *container.IndexError when i is out of range.

@@ -60,7 +60,7 @@ type File struct {
 // a valid record; the keys are then the records' positions.
 //
 // The file must not be truncated or rewritten while it is open: a read of a
-// lost page panics (or returns, from [File.AppendRecord]) an error wrapping
+// lost page panics (or returns, from [File.AppendObs]) an error wrapping
 // [ErrFault] that names the file, where the program would otherwise die of
 // SIGBUS. On platforms without mmap support the file is read into memory.
 func Open(path, index string) (*File, error) {
@@ -250,14 +250,6 @@ func (f *File) AppendObs(dst []byte, i int) ([]byte, error) {
 	return f.appendObs(dst, i, MaxSize)
 }
 
-// AppendRecord is [File.AppendObs].
-//
-// Deprecated: use [File.AppendObs], the method of container.Encoded.
-func (f *File) AppendRecord(dst []byte, i int) ([]byte, error) {
-	container.CheckIndex("recordio.File.AppendRecord", i, len(f.offs))
-	return f.appendObs(dst, i, MaxSize)
-}
-
 // AppendPrefix appends the first n bytes of the payload of record i to dst
 // (all of it when it is shorter) and returns the extended slice: the header
 // of an image record without its image, for example. It reads the headers of
@@ -304,7 +296,7 @@ func (f *File) guarded(dst []byte, i, limit int) (b []byte, err error) {
 	return f.appendRecord(dst, i, limit)
 }
 
-// appendRecord is AppendRecord without the checks of i and of faults: it
+// appendRecord is AppendObs without the checks of i and of faults: it
 // appends the first limit bytes of the payload of record i (all of it when
 // limit >= MaxSize).
 func (f *File) appendRecord(dst []byte, i, limit int) ([]byte, error) {

@@ -152,7 +152,7 @@ func recLs(e *env, args []string, raw bool, idx string) error {
 	var labels []float32
 	for i := range f.Nobs() {
 		bar.Add(1)
-		if buf, err = f.AppendRecord(buf[:0], i); err != nil {
+		if buf, err = f.AppendObs(buf[:0], i); err != nil {
 			return err
 		}
 		r := recRecord{Key: keyOf(i), Offset: f.Offset(i)}

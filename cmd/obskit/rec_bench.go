@@ -98,7 +98,7 @@ func recBench(e *env, it imagedata.RecordIter, workers []int, min time.Duration)
 	}
 	enc := json.NewEncoder(e.stdout)
 	var img *imagecodec.RGB
-	data, err := recs.X().AppendImage(nil, 0)
+	data, err := recs.X().AppendObs(nil, 0)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func recBench(e *env, it imagedata.RecordIter, workers []int, min time.Duration)
 	var decodeErr error
 	r := measure("decode", min, func() int {
 		for i := range recs.Nobs() {
-			if data, err = recs.X().AppendImage(data[:0], i); err != nil {
+			if data, err = recs.X().AppendObs(data[:0], i); err != nil {
 				decodeErr = err
 				return 1
 			}

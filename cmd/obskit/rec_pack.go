@@ -375,7 +375,7 @@ func packList(e *env, p *progress.Progress, o packOptions, lst, root string, rec
 // again.
 func (s *packSlot) build(o packOptions, files *imagedata.Files, e imagedata.ListEntry) ([]byte, error) {
 	var err error
-	if s.file, err = files.AppendFile(s.file[:0], s.i); err != nil {
+	if s.file, err = files.AppendObs(s.file[:0], s.i); err != nil {
 		return s.rec, err
 	}
 	img := s.file
