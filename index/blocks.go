@@ -218,7 +218,7 @@ func (b *Blocks) slot(p, lo, hi int) int {
 func search(t []int, p, lo, hi int) int {
 	t = t[lo:hi]
 	base := 0
-	for n := len(t); n > 1; { // t[base] <= p: halve the candidates, with no branch to mispredict
+	for n := len(t); n > 1; { // t[base] <= p: halve the candidates
 		half := n / 2
 		if t[base+half] <= p {
 			base += half
