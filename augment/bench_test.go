@@ -45,7 +45,8 @@ import (
 //   - kit-u8-w0, kit-u8-w2: the same as kit-w0 and kit-w2 with 8-bit output
 //     (ApplyUint8, HWC or CHW bytes without ToTensor and Normalize, which a
 //     trainer does on the device) into uint8 batches, through a container of
-//     this file's (bench_uint8_test.go);
+//     this file's (bench_uint8_test.go); kit-u8hwc-w0 the same in HWC
+//     (GoMLX's channels-last layout: each row a copy);
 //   - decode and decode-go: the same images decoded at full size by each
 //     decoder, the decode-only baselines;
 //   - tv-w0, tv-w1, tv-w2: torchvision's DataLoader(ImageFolder(...),
@@ -73,6 +74,10 @@ func BenchmarkImages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	p8hwc, err := augment.New(augment.HWC, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
+	if err != nil {
+		b.Fatal(err)
+	}
 	fast, slow := benchDecoders()
 	timed := &timedDecoder{Decoder: fast}
 	all, goSet := benchParts(set), benchParts(set[:benchGoN])
@@ -84,6 +89,7 @@ func BenchmarkImages(b *testing.B) {
 		kitSide("kit-go-w0", goSet, p, slow, 0, &allocsGo),
 		kitU8Side("kit-u8-w0", all, p, fast, 0),
 		kitU8Side("kit-u8-w2", all, p, fast, 2),
+		kitU8Side("kit-u8hwc-w0", all, p8hwc, fast, 0),
 		decodeSide("decode", all, fast),
 		decodeSide("decode-go", goSet, slow),
 	}
@@ -135,6 +141,7 @@ func BenchmarkImages(b *testing.B) {
 	b.ReportMetric(perCPU("kit-w0")/perCPU("decode"), "x-decode")
 	b.ReportMetric(perCPU("kit-u8-w0")/perCPU("decode"), "x-decode-u8")
 	b.ReportMetric(perCPU("kit-u8-w0")/perCPU("kit-w0"), "x-u8/f32")
+	b.ReportMetric(perCPU("kit-u8hwc-w0")/perCPU("decode"), "x-decode-u8hwc")
 	b.ReportMetric(perCPU("kit-go-w0")/perCPU("decode-go"), "x-decode-go")
 	b.ReportMetric(decodeCPU.Seconds()/totals["kit-w0"].cpu.Seconds(), "decode-share")
 	// The last epoch's: the buffers have grown to the largest image by then.
