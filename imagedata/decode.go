@@ -167,6 +167,13 @@ func (im *Images) Pipeline() *augment.Pipeline { return im.p }
 // Encoded returns the container of the encoded images.
 func (im *Images) Encoded() container.Container[[]byte] { return im.enc }
 
+// BlockStarts returns the blocks of the encoded images (container.Blocked), nil
+// when they have none: image i is decoded from encoded image i alone, so the
+// images of a container stored in blocks (shards, the row groups of a binary
+// column, joined .rec files) keep its blocks, and eachobs.ShuffleBlocks reads
+// them a window of blocks at a time.
+func (im *Images) BlockStarts() []int { return container.BlockStarts(im.enc) }
+
 // GetObs returns image i decoded and augmented with the randomness of seed
 // 0, epoch 0, in a newly allocated array. It panics with a
 // *container.IndexError when i is out of range, and with an error wrapping

@@ -14,8 +14,9 @@ import (
 
 	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/container/containertest"
+	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/imagecodec/turbo"
-	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/recordio"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/transform"
@@ -232,5 +233,50 @@ func TestDecodeEncodedErrors(t *testing.T) {
 	})
 	if want := "imagedata: " + g.Where(2) + ": cannot read image: "; !errors.Is(e, ErrRead) || e == nil || !strings.Contains(e.Error(), want) {
 		t.Errorf("an image that does not decode panicked with %v, want ErrRead saying %q", e, want)
+	}
+}
+
+// TestImagesKeepBlocks: decoded images keep the blocks of their encoded
+// images (joined .rec files: a block per file), and so does Decode's tuple, so
+// that eachobs.ShuffleBlocks takes them; a folder has none.
+func TestImagesKeepBlocks(t *testing.T) {
+	folder, err := OpenFolder("testdata/photos", FolderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenRecords(packRecordsOf(t, folder), "", Class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenRecords(packRecordsOf(t, folder), "", Class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := folder.Nobs()
+	joined := transform.Join(a.X(), b.X())
+	p := smallCrop(t, augment.CHW)
+	want := []int{0, n, 2 * n}
+	if got := NewImages(joined, p, testDecoder).BlockStarts(); !slices.Equal(got, want) {
+		t.Errorf("Images of two joined .rec files: BlockStarts %v, want %v", got, want)
+	}
+	labels := append(slices.Clone(tuples.Labels(a)), tuples.Labels(b)...)
+	labeled, err := tuples.Zip2(joined, container.FromSlice(labels))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded := Decode(labeled, p, testDecoder)
+	if got := container.BlockStarts(decoded); !slices.Equal(got, want) {
+		t.Errorf("Decode of two joined .rec files: BlockStarts %v, want %v", got, want)
+	}
+	l := eachobs.NewLoader(decoded, 2, eachobs.ShuffleBlocks(1, 1)) // panics without blocks
+	seen := 0
+	for bt := range l.Epoch(0) {
+		seen += len(bt.Indices)
+	}
+	if seen != 2*n {
+		t.Errorf("a ShuffleBlocks epoch saw %d images, want %d", seen, 2*n)
+	}
+	if got := NewImages(folder.X(), p, testDecoder).BlockStarts(); got != nil {
+		t.Errorf("Images of a folder: BlockStarts %v, want nil", got)
 	}
 }
