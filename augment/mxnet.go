@@ -268,9 +268,11 @@ func (m *MXNet) interFor(oldW, oldH, newW, newH float64, rng *rand.Rand) Filter 
 	return f
 }
 
-// plan draws one image's geometry: the composed mapping from the output's
-// pixels to the source's, and how it is resampled.
-func (m MXNet) plan(src image.Point, rng *rand.Rand, g *geomPlan) error {
+// draw draws one image's augmentation: the geometry (the composed mapping
+// from the output's pixels to the source's, and its filter), then the colour
+// and normalization, in MXNet's order: the HLS shift (with the augmenter),
+// then the mirror, the contrast and the illumination (with the iterator).
+func (m MXNet) draw(src image.Point, rng *rand.Rand, im *AffineImage) error {
 	// Each step maps its output's pixels to its input's; out2in accumulates
 	// the mapping from the current image to the source.
 	out2in := affine{1, 0, 0, 0, 1, 0}
@@ -368,37 +370,9 @@ func (m MXNet) plan(src image.Point, rng *rand.Rand, g *geomPlan) error {
 	}
 	// One filter for the one resampling: for auto, by the scale of the whole
 	// mapping (the source extent of one output pixel along each axis).
-	inter := m.interFor(math.Hypot(out2in[0], out2in[3]), math.Hypot(out2in[1], out2in[4]), 1, 1, rng)
-	*g = geomPlan{}
-	g.fill = uint8(m.FillValue)
-	g.rs.out, g.rs.win, g.rs.filter, g.rs.src = out, image.Rectangle{Max: out}, inter, src
-	// The output's edges in the source, in Pillow's edge coordinates.
-	ax, ay := out2in[0], out2in[4]
-	b0 := out2in[2] + 0.5 - 0.5*ax
-	b1 := out2in[5] + 0.5 - 0.5*ay
-	box := [4]float64{b0, b1, b0 + ax*float64(out.X), b1 + ay*float64(out.Y)}
-	separable := !warped && out2in[1] == 0 && out2in[3] == 0 && ax > 0 && ay > 0 &&
-		box[0] >= -1e-9 && box[1] >= -1e-9 && box[2] <= float64(src.X)+1e-9 && box[3] <= float64(src.Y)+1e-9
-	if !separable {
-		g.warp, g.affine = true, out2in
-		return nil
-	}
-	reg := image.Rectangle{Max: src}
-	if cropped {
-		// The crop in the source, rounded outward.
-		reg = image.Rect(int(math.Floor(box[0]+1e-9)), int(math.Floor(box[1]+1e-9)),
-			int(math.Ceil(box[2]-1e-9)), int(math.Ceil(box[3]-1e-9))).Intersect(reg)
-	}
-	g.rs.region = reg
-	g.rs.box = [4]float64{box[0] - float64(reg.Min.X), box[1] - float64(reg.Min.Y), box[2] - float64(reg.Min.X), box[3] - float64(reg.Min.Y)}
-	g.scalable = true
-	return nil
-}
+	im.Filter = m.interFor(math.Hypot(out2in[0], out2in[3]), math.Hypot(out2in[1], out2in[4]), 1, 1, rng)
+	im.Map, im.Warp, im.Crop, im.Fill = out2in, warped, cropped, uint8(m.FillValue)
 
-// drawPixels draws one image's colour and normalization, in MXNet's order:
-// the HLS shift (with the augmenter), then the mirror, the contrast and the
-// illumination (with the iterator), and sets s's colour steps and sink.
-func (m *MXNet) drawPixels(s *scratch, rng *rand.Rand) {
 	if m.RandomH != 0 || m.RandomS != 0 || m.RandomL != 0 {
 		// MXNet's "approximation of a gaussian": (u1 + 4*u2) / 5.
 		draw := func(v int) int {
@@ -408,23 +382,16 @@ func (m *MXNet) drawPixels(s *scratch, rng *rand.Rand) {
 			return int(r*float32(v)*2 - float32(v))
 		}
 		h, sat, l := draw(m.RandomH), draw(m.RandomS), draw(m.RandomL)
-		s.ops = append(s.ops, colorOp{kind: adjHLS, hls: [3]int{h, l, sat}})
+		im.ShiftHLS, im.HLS = true, [3]int{h, l, sat}
 	}
-	s.sink.flip = (m.RandMirror && rng.IntN(2) == 1) || m.Mirror
+	im.Flip = (m.RandMirror && rng.IntN(2) == 1) || m.Mirror
 	contrast := (float32(rng.Float64())*float32(m.MaxRandomContrast)*2 - float32(m.MaxRandomContrast) + 1) * float32(m.Scale)
 	illum := (float32(rng.Float64())*float32(m.MaxRandomIllumination)*2 - float32(m.MaxRandomIllumination)) * float32(m.Scale)
 	mean := [3]float32{float32(m.MeanR), float32(m.MeanG), float32(m.MeanB)}
 	std := [3]float32{float32(m.StdR), float32(m.StdG), float32(m.StdB)}
 	for c := range 3 {
-		mul, bias := contrast/std[c], illum/std[c]
-		if m.MeanImg != nil {
-			s.sink.mul[c], s.sink.bias[c] = mul, bias
-			continue
-		}
-		for v := range 256 {
-			s.lut[c][v] = (float32(v)-mean[c])*mul + bias
-		}
+		im.Mul[c], im.Bias[c] = contrast/std[c], illum/std[c]
 	}
-	s.sink.mean = m.MeanImg
-	s.sink.lut = &s.lut
+	im.Mean, im.MeanImage = mean, m.MeanImg
+	return nil
 }

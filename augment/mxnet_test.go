@@ -151,7 +151,7 @@ func TestMXNetRandom(t *testing.T) {
 	sizes, xs := map[int]bool{}, map[int]bool{}
 	var g geomPlan
 	for range 3000 {
-		if err := m.plan(image.Pt(100, 80), rng, &g); err != nil {
+		if err := (Affine{Size: m.outSize(), Draw: m.draw}).plan(image.Pt(100, 80), rng, &g); err != nil {
 			t.Fatal(err)
 		}
 		if g.warp {
@@ -176,15 +176,16 @@ func TestMXNetRandom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &scratch{}
 	flips := 0
 	for range 2000 {
-		s.ops = s.ops[:0]
-		p.mx.drawPixels(s, rng)
-		if s.sink.flip {
+		im := identity
+		if err := m.draw(image.Pt(8, 8), rng, &im); err != nil {
+			t.Fatal(err)
+		}
+		if im.Flip {
 			flips++
 		}
-		d := s.ops[0].hls
+		d := im.HLS
 		if d[0] < -10 || d[0] > 10 || d[2] < -20 || d[2] > 20 || d[1] < -30 || d[1] > 30 {
 			t.Fatalf("HLS shift %v outside +-(10, 30, 20)", d)
 		}

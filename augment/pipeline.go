@@ -33,7 +33,7 @@ type Pipeline struct {
 	colors []ColorJitter
 	flip   float64
 	lut    [3][256]float32        // the values of ToTensor and Normalize
-	mx     *MXNet                 // MXNet's colour and normalization, drawn per image
+	drawn  bool                   // an Affine step: colour and values drawn per image (geomPlan.img)
 	size   image.Point            // the output's width and height
 	free   freelist.List[scratch] // the buffers of the calls not running, kept for the next ones
 }
@@ -63,6 +63,8 @@ type geomPlan struct {
 	// scalable allows a decoder to decode at a reduced scale as long as the
 	// region keeps at least the output's size.
 	scalable bool
+	// img is an Affine step's drawing of the image.
+	img AffineImage
 }
 
 // New returns the pipeline of steps, in the order torchvision's Compose would
@@ -163,7 +165,7 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 			if err := s.check(); err != nil {
 				return nil, bad(i, "%v", err)
 			}
-			p.geom, p.mx = s, &s
+			p.geom, p.drawn = Affine{Size: s.outSize(), Draw: s.draw}, true
 		case Normalize:
 			if !geomDone {
 				return nil, bad(i, "the geometry comes first")
@@ -355,8 +357,8 @@ func (p *Pipeline) finish(dst output, s *scratch, src view, rs *resampling, rng 
 	w, h := p.size.X, p.size.Y
 	s.sink = tensorSink{dst: dst.f, dst8: dst.b, w: w, h: h, at: g.at, layout: p.layout, lut: &p.lut}
 	s.ops = s.ops[:0]
-	if p.mx != nil {
-		p.mx.drawPixels(s, rng)
+	if p.drawn {
+		affinePixels(s)
 	} else {
 		for _, j := range p.colors {
 			s.ops = j.draw(s.ops, rng)

@@ -22,7 +22,7 @@ import (
 // drawn per image. It panics as Apply does.
 func (p *Pipeline) ApplyUint8(dst []uint8, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
 	p.checkArgs("augment.Pipeline.ApplyUint8", len(dst), rng)
-	if p.mx != nil {
+	if p.drawn {
 		return errMXNetUint8
 	}
 	return p.apply(output{b: dst}, dec, name, data, rng)
@@ -32,7 +32,7 @@ func (p *Pipeline) ApplyUint8(dst []uint8, dec imagecodec.Decoder, name string, 
 // [Pipeline.ApplyUint8] is Apply's.
 func (p *Pipeline) ApplyRGBUint8(dst []uint8, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs("augment.Pipeline.ApplyRGBUint8", len(dst), rng)
-	if p.mx != nil {
+	if p.drawn {
 		return errMXNetUint8
 	}
 	return p.applyRGB(output{b: dst}, img, rng)
