@@ -84,7 +84,7 @@ type Position struct {
 	Epoch    int        // the epoch, from 0
 	Batch    int        // the number of the next batch within the epoch, from 0
 	Consumed int        // the observations of the epoch's order consumed before it
-	Order    string     // the order: "data", "cipher", "perm", "blocks K@HxW", "blocks BxW" or "within C1+C2+..."
+	Order    string     // the order: "data", "cipher", "perm", "blocks K@HxW", "blocks K@HxW/R", "blocks BxW" or "within C1+C2+..."
 	Nobs     int        // the number of observations of the container
 	Tail     index.Tail // the loop's tail
 }

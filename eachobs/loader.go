@@ -297,6 +297,9 @@ func optionOf(order string) string {
 		}
 	}
 	if strings.HasPrefix(order, "blocks ") {
+		if strings.Contains(order, "/") {
+			return "ShuffleBlocksLocal"
+		}
 		if strings.Contains(order, "@") {
 			return "ShuffleBlocks"
 		}

@@ -19,8 +19,10 @@ type config struct {
 	order    orderKind // dataKind without a shuffle option
 	shuffles int       // shuffle options given: at most one
 	// blocks is the window of ShuffleBlocks, whose order the loop's container
-	// gives (config.useBlocks); 0 without it.
+	// gives (config.useBlocks); 0 without it. local is ShuffleBlocksLocal's
+	// number of runs, 0 for ShuffleBlocks.
 	blocks   int
+	local    int
 	tail     index.Tail
 	owned    bool
 	prefetch int
@@ -47,7 +49,7 @@ const (
 var optionNames = []string{"Shuffle", "Tail", "Owned", "Prefetch", "Workers", "Partition", "Measure"}
 
 // shuffleOptions names the options that choose an order, for the panic of two.
-const shuffleOptions = "one of Shuffle, ShufflePerm, ShuffleBlocks, ShuffleBlocksOf and ShuffleWithin"
+const shuffleOptions = "one of Shuffle, ShufflePerm, ShuffleBlocks, ShuffleBlocksLocal, ShuffleBlocksOf and ShuffleWithin"
 
 // newConfig applies opts and panics, naming op, when one of them is nil or not in
 // allowed.
@@ -120,6 +122,38 @@ func ShuffleBlocks(seed uint64, window int) Option {
 	}
 }
 
+// ShuffleBlocksLocal is [ShuffleBlocks] for P processes that each read
+// their share of a sharded set from the shards no other process reads, so
+// that each downloads about 1/P of the data per epoch (MosaicML's canonical
+// nodes): epoch e is the order index.NewLocalBlocks(starts, window, parts,
+// seed, e), which lays the blocks out in a random order, cuts them into parts
+// runs of equal numbers of observations, shuffles each run in two levels and
+// deals the runs' observations in turn. With [Partition] of P parts, Strided,
+// P dividing parts, part p reads the runs p, p+P, ...: parts/P runs, 1/P of
+// the blocks, one window of blocks of each run at a time. Every part still
+// gets the same number of batches per epoch ([Tail] decides the last), and
+// the epoch is a loop's like any other: a [Position], resumed with another
+// number of processes (the order does not depend on P, so the position
+// carries over), and P processes together consume a prefix of it.
+//
+// Choose parts as a multiple of every number of processes the job may run
+// with (12 serves 1, 2, 3, 4, 6 and 12): a restart with P not dividing
+// parts reads the same order, each observation once, but each process then
+// reads from every run. The order's name in a Position ("blocks
+// K@HxW/R": K blocks whose starts hash to H, windows of W, R runs) makes a
+// position restorable only into a loop of the same order.
+// ShuffleBlocksLocal panics with a [*container.ArgError] if window or parts
+// is below 1; the call that builds the loop panics as with ShuffleBlocks.
+func ShuffleBlocksLocal(seed uint64, window, parts int) Option {
+	container.CheckArg(window >= 1, "eachobs.ShuffleBlocksLocal", "window", window, ">= 1")
+	container.CheckArg(parts >= 1, "eachobs.ShuffleBlocksLocal", "parts", parts, ">= 1")
+	set := shuffle(seed, orderKind{name: "blocks", option: "ShuffleBlocksLocal"})
+	return func(c *config) {
+		set(c)
+		c.blocks, c.local = window, parts
+	}
+}
+
 // ShuffleBlocksOf is [ShuffleBlocks] with blocks of a size, whatever the
 // container: epoch e is the two-level order index.NewBlocks(n, block, window,
 // seed, e), whose blocks of block consecutive observations (the last one the
@@ -136,13 +170,13 @@ func ShuffleBlocksOf(seed uint64, block, window int) Option {
 
 func shuffle(seed uint64, kind orderKind) Option {
 	return func(c *config) {
-		c.seed, c.order, c.blocks = seed, kind, 0
+		c.seed, c.order, c.blocks, c.local = seed, kind, 0, 0
 		c.shuffles++
 		c.set |= optShuffle
 	}
 }
 
-// useBlocks makes the order of ShuffleBlocks from the block starts of the
+// useBlocks makes the order of ShuffleBlocks (or ShuffleBlocksLocal) from the block starts of the
 // loop's container of n observations (nil when it has none), and panics, for
 // op, when it has none or they are not starts of n observations. It does
 // nothing without ShuffleBlocks.
@@ -167,6 +201,10 @@ func (c *config) useBlocks(op string, data any, starts []int, n int) {
 		if starts[k] < starts[k-1] {
 			panic(&container.ArgError{Op: op, Arg: "container's block starts", Value: fmt.Sprintf("%d at %d after %d", starts[k], k, starts[k-1]), Want: "starts that do not decrease (container.Blocked)"})
 		}
+	}
+	if c.local > 0 {
+		c.order = localBlocksKind(starts, c.blocks, c.local)
+		return
 	}
 	c.order = blocksAtKind(starts, c.blocks)
 }

@@ -81,6 +81,36 @@ func blocksAtKind(starts []int, window int) orderKind {
 	}
 }
 
+// localBlocksKind returns the order of ShuffleBlocksLocal over blocks of a
+// container: index.NewLocalBlocks. Its name is blocksAtKind's with the
+// number of runs.
+func localBlocksKind(starts []int, window, parts int) orderKind {
+	k := blocksAtKind(starts, window)
+	return orderKind{
+		name:   fmt.Sprintf("%s/%d", k.name, parts),
+		option: "ShuffleBlocksLocal",
+		make: func(_ int, seed uint64) order {
+			return &localOrder{b: index.NewLocalBlocks(starts, window, parts, seed, 0), seed: seed, epoch: -1}
+		},
+	}
+}
+
+// localOrder computes each position's index with the epoch's
+// index.LocalBlocks, reset from epoch to epoch.
+type localOrder struct {
+	b     index.LocalBlocks
+	seed  uint64
+	epoch int
+}
+
+func (o *localOrder) fill(dst []int, e, start, stride int) {
+	if e != o.epoch {
+		o.b.Reset(o.seed, e)
+		o.epoch = e
+	}
+	o.b.Fill(dst, start, stride)
+}
+
 // dataOrder is the data order: position i is index i.
 type dataOrder struct{}
 
