@@ -138,13 +138,13 @@ func (c *cache) closeAll() {
 // load reads shard k's index and opens its files, checking both against the
 // manifest: the index's size and SHA-256, its sample count, its files' names
 // and sizes; the files' sizes.
-func (s *Set) load(k int) (st *state, err error) {
+func (s *Set) load(k int) (_ *state, err error) {
 	info := &s.m.Shards[k]
 	ix, err := s.readIndex(k)
 	if err != nil {
 		return nil, err
 	}
-	st = &state{k: k, ix: ix}
+	st := &state{k: k, ix: ix}
 	defer func() {
 		if err != nil {
 			for _, o := range st.objs {

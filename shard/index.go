@@ -68,13 +68,13 @@ type index struct {
 	// decompressed size is dataSize: the members' offsets are in it.
 	gzip     bool
 	dataSize int64
-	files  []indexFile // the shard's files: one, or one per field (Npy)
-	fields []string    // the field names, the members' field numbers index them
-	keys   []byte      // the keys, one after another
-	keyEnd []uint32    // the end of key j in keys
-	labels []int64     // the label of each sample, or nil
-	mstart []uint32    // sample j's members are members[mstart[j]:mstart[j+1]]
-	mem    []member
+	files    []indexFile // the shard's files: one, or one per field (Npy)
+	fields   []string    // the field names, the members' field numbers index them
+	keys     []byte      // the keys, one after another
+	keyEnd   []uint32    // the end of key j in keys
+	labels   []int64     // the label of each sample, or nil
+	mstart   []uint32    // sample j's members are members[mstart[j]:mstart[j+1]]
+	mem      []member
 }
 
 // indexFile is a file of a shard as its index records it.
@@ -379,3 +379,6 @@ func decodeIndex(b []byte, name string) (*index, error) {
 	}
 	return ix, nil
 }
+
+// crcOf returns the CRC-32C of b.
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }

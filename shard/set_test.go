@@ -59,8 +59,8 @@ func seq(s []shard.Sample) iter.Seq2[shard.Sample, error] {
 }
 
 var sampleConfig = containertest.Config[shard.Sample, []shard.Sample]{
-	Obs: func(b []shard.Sample, j int) shard.Sample { return b[j] },
-	Len: func(b []shard.Sample) int { return len(b) },
+	Obs:     func(b []shard.Sample, j int) shard.Sample { return b[j] },
+	Len:     func(b []shard.Sample) int { return len(b) },
 	Options: []cmp.Option{cmp.Comparer(func(a, b []byte) bool { return bytes.Equal(a, b) })},
 }
 

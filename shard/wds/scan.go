@@ -27,7 +27,7 @@ type Member struct {
 	Size   int64    // the size of its data
 	CRC    uint32   // the CRC-32C of its data
 	SHA256 [32]byte // the SHA-256 of its data, with ScanOptions.SHA256
-	Data   []byte   // its data, newly allocated, with ScanOptions.Data
+	Data   []byte   // its data, newly allocated, with ScanOptions.Data or Keep
 }
 
 // A Sample is the run of consecutive members of a tar shard that share a key.
@@ -49,6 +49,9 @@ type Skips struct {
 type ScanOptions struct {
 	SHA256 bool // compute each member's SHA-256
 	Data   bool // keep each member's data
+	// Keep, when not nil, keeps the data of the members whose field it
+	// returns true for (with Data false).
+	Keep func(field string) bool
 }
 
 // ErrFormat is wrapped by the errors of bytes that are not a WebDataset tar
@@ -312,6 +315,7 @@ func (s *Scanner) data(m *Member, key string) bool {
 	}
 	var crc uint32
 	var got int64
+	keep := s.opts.Data || s.opts.Keep != nil && s.opts.Keep(m.Field)
 	for {
 		n, err := s.tr.Read(s.buf)
 		p := s.buf[:n]
@@ -319,7 +323,7 @@ func (s *Scanner) data(m *Member, key string) bool {
 		if s.sha != nil {
 			s.sha.Write(p)
 		}
-		if s.opts.Data {
+		if keep {
 			m.Data = append(m.Data, p...)
 		}
 		got += int64(n)
@@ -337,7 +341,7 @@ func (s *Scanner) data(m *Member, key string) bool {
 	if s.sha != nil {
 		s.sha.Sum(m.SHA256[:0])
 	}
-	if s.opts.Data && m.Data == nil {
+	if keep && m.Data == nil {
 		m.Data = []byte{}
 	}
 	return true

@@ -1,0 +1,170 @@
+package shard_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/obskit/obskit/shard"
+)
+
+// packed writes 60 samples in tar shards of about 8 KiB under dir and
+// returns the manifest.
+func packed(t *testing.T, dir string, format shard.Format) *shard.Manifest {
+	t.Helper()
+	label, size := "", int64(8<<10)
+	if format == shard.Npy {
+		label, size = "y.npy", 300
+	}
+	m, err := shard.Pack(shard.Dir(dir), "m.json", "s", seq(samples(60, format, 3)), shard.PackOptions{Format: format, ShardBytes: size, Label: label})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestCorruptMember: a byte flipped inside a member fails its CRC-32C when
+// the sample is read, naming the shard, the key, the field and the offset;
+// the other samples read; Verify reports the shard's checksum and the
+// member.
+func TestCorruptMember(t *testing.T) {
+	for _, format := range []shard.Format{shard.Tar, shard.RecordIO, shard.Npy} {
+		t.Run(format.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			m := packed(t, dir, format)
+			set, err := shard.Open(shard.Dir(dir), "m.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The second sample of the second shard, its first field.
+			i := m.Shards[0].Samples + 1
+			var s shard.Sample
+			if err := set.ReadSample(&s, i); err != nil {
+				t.Fatal(err)
+			}
+			set.Close()
+			file := filepath.Join(dir, m.Shards[1].Files[0].Name)
+			b, _ := os.ReadFile(file)
+			// Find the member's bytes: they are in the file as written,
+			// for an Npy row after the .npy header.
+			data := s.Fields[0].Data
+			if format == shard.Npy {
+				data = data[len(data)-12:]
+			}
+			off := bytes.Index(b, data)
+			if off < 0 || len(data) == 0 {
+				t.Fatalf("the member's bytes are not in %s", file)
+			}
+			b[off+len(data)/2] ^= 1
+			os.WriteFile(file, b, 0o666)
+
+			set, _ = shard.Open(shard.Dir(dir), "m.json")
+			err = set.ReadSample(&s, i)
+			if !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), m.Shards[1].Files[0].Name) || !strings.Contains(err.Error(), `"s/`) || !strings.Contains(err.Error(), "offset") {
+				t.Errorf("reading the damaged sample: %v, want ErrCorrupt naming the shard, key, field and offset", err)
+			}
+			if err := set.ReadSample(&s, i+1); err != nil {
+				t.Errorf("the next sample: %v", err)
+			}
+			rep, err := shard.Verify(shard.Dir(dir), "m.json", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Problems) != 1 || !errors.Is(rep.Problems[0], shard.ErrCorrupt) || !strings.Contains(rep.Problems[0].Error(), "SHA-256") {
+				t.Errorf("Verify: %v", rep.Problems)
+			}
+		})
+	}
+}
+
+// TestLostMembers: a tar shard rewritten without one sample's members (a
+// tool that dropped them) fails its size when opened and its count and
+// checksum in Verify; a missing shard is an error naming it; a damaged index
+// fails its SHA-256 against the manifest.
+func TestLostMembers(t *testing.T) {
+	dir := t.TempDir()
+	m := packed(t, dir, shard.Tar)
+	name := m.Shards[0].Files[0].Name
+	b, _ := os.ReadFile(filepath.Join(dir, name))
+	var out bytes.Buffer
+	tr, tw := tar.NewReader(bytes.NewReader(b)), tar.NewWriter(&out)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if strings.HasPrefix(h.Name, "s/000001.") {
+			continue
+		}
+		tw.WriteHeader(h)
+		io.Copy(tw, tr)
+	}
+	tw.Close()
+	os.WriteFile(filepath.Join(dir, name), out.Bytes(), 0o666)
+
+	set, _ := shard.Open(shard.Dir(dir), "m.json")
+	var s shard.Sample
+	if err := set.ReadSample(&s, 0); !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), "bytes, the manifest says") {
+		t.Errorf("reading a shard that lost members: %v", err)
+	}
+	rep, _ := shard.Verify(shard.Dir(dir), "m.json", nil)
+	if len(rep.Problems) != 1 {
+		t.Fatalf("Verify: %v", rep.Problems)
+	}
+	msg := rep.Problems[0].Error()
+	for _, want := range []string{name, "SHA-256", "bytes, the manifest says"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Verify's problem %q does not say %q", msg, want)
+		}
+	}
+	if !strings.Contains(msg, "samples, the index and the manifest say") && !strings.Contains(msg, "the index says") {
+		t.Errorf("Verify's problem %q does not say the count", msg)
+	}
+
+	os.Remove(filepath.Join(dir, m.Shards[1].Files[0].Name))
+	set, _ = shard.Open(shard.Dir(dir), "m.json")
+	if err := set.ReadSample(&s, m.Shards[0].Samples); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), m.Shards[1].Files[0].Name) {
+		t.Errorf("a missing shard: %v", err)
+	}
+	ix := filepath.Join(dir, m.Shards[2].Index.Name)
+	ib, _ := os.ReadFile(ix)
+	ib[len(ib)/2] ^= 4
+	os.WriteFile(ix, ib, 0o666)
+	if err := set.ReadSample(&s, m.Shards[0].Samples+m.Shards[1].Samples); !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), "SHA-256") {
+		t.Errorf("a damaged index: %v", err)
+	}
+	rep, _ = shard.Verify(shard.Dir(dir), "m.json", nil)
+	if len(rep.Problems) != 3 {
+		t.Errorf("Verify found %d problems, want 3: %v", len(rep.Problems), rep.Problems)
+	}
+}
+
+// TestVerifyClean: Verify of whole sets of each format finds nothing and
+// reads every byte.
+func TestVerifyClean(t *testing.T) {
+	for _, format := range []shard.Format{shard.Tar, shard.RecordIO, shard.Npy} {
+		dir := t.TempDir()
+		m := packed(t, dir, format)
+		var last int64
+		rep, err := shard.Verify(shard.Dir(dir), "m.json", func(n int64) { last = n })
+		if err != nil || len(rep.Problems) != 0 {
+			t.Fatalf("%s: %v, %v", format, err, rep.Problems)
+		}
+		var total int64
+		for _, s := range m.Shards {
+			total += s.Index.Bytes
+			for _, f := range s.Files {
+				total += f.Bytes
+			}
+		}
+		if rep.Bytes != total || last != total || rep.Shards != len(m.Shards) || rep.Samples != 60 {
+			t.Errorf("%s: report %+v, progress %d, want %d bytes", format, rep, last, total)
+		}
+	}
+}
