@@ -67,7 +67,7 @@ func TestNormalizeMatchesAugment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := exec.Exec(tensors.FromFlatDataAndDimensions(pixels, dims...))
+			res, err := exec.Call(tensors.FromFlatDataAndDimensions(pixels, dims...))
 			if err != nil {
 				t.Fatal(err)
 			}
