@@ -1,0 +1,219 @@
+package shard_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/internal/pypeer"
+	"github.com/obskit/obskit/shard"
+	"github.com/obskit/obskit/shard/wds"
+)
+
+// counting is a Store that counts the opens of each object.
+type counting struct {
+	shard.Store
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *counting) Open(name string) (shard.Object, error) {
+	c.mu.Lock()
+	c.opens[name]++
+	c.mu.Unlock()
+	return c.Store.Open(name)
+}
+
+// TestShuffleBlocksEpoch: eachobs.ShuffleBlocks reads a set a window of
+// shards at a time: an epoch visits every sample once, in batches that each
+// hold samples of at most two windows, and with MaxOpen above the window
+// (and its workers' batches in flight) each shard's index and file are opened
+// once per epoch; with a full shuffle they are opened many times over.
+func TestShuffleBlocksEpoch(t *testing.T) {
+	dir := t.TempDir()
+	want := samples(400, shard.Tar, 5)
+	m, err := shard.Pack(shard.Dir(dir), "m.json", "s", seq(want), shard.PackOptions{ShardBytes: 40 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Shards) < 10 {
+		t.Fatalf("%d shards", len(m.Shards))
+	}
+	const window = 2
+	for _, workers := range []int{1, 2} {
+		store := &counting{Store: shard.Dir(dir), opens: map[string]int{}}
+		set, err := shard.Open(store, "m.json", shard.MaxOpen(2*window+2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		jpg, err := set.Field("jpg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := make([]int, set.Nobs())
+		for b := range eachobs.Batches(jpg, 8, eachobs.ShuffleBlocks(7, window), eachobs.Workers(workers)) {
+			for j, i := range b.Indices[:b.Real] {
+				seen[i]++
+				w, _ := want[i].Get("jpg")
+				if !bytes.Equal(b.Data[j], w) {
+					t.Fatalf("sample %d: the batch holds other bytes", i)
+				}
+			}
+		}
+		for i, n := range seen {
+			if n != 1 {
+				t.Fatalf("workers %d: sample %d read %d times in an epoch", workers, i, n)
+			}
+		}
+		for name, n := range store.opens {
+			if n != 1 && name != "m.json" {
+				t.Errorf("workers %d: %s opened %d times in an epoch", workers, name, n)
+			}
+		}
+		set.Close()
+	}
+	// A full shuffle through the same cache reopens shards.
+	store := &counting{Store: shard.Dir(dir), opens: map[string]int{}}
+	set, _ := shard.Open(store, "m.json", shard.MaxOpen(2*window+2))
+	for range eachobs.Batches(set, 16, eachobs.Shuffle(7)) {
+	}
+	total := 0
+	for _, n := range store.opens {
+		total += n
+	}
+	if total < 4*len(m.Shards) {
+		t.Errorf("a full shuffle opened %d objects for %d shards: the test does not tell the orders apart", total, len(m.Shards))
+	}
+}
+
+// TestIndexTars: tar shards another tool wrote, with members webdataset
+// skips between samples and one gzip-compressed, are indexed and read at
+// random as the Scanner reads them in order; their cls fields become labels.
+// With Python, shards its tarfile wrote (ustar, GNU, PAX, gzip) too, and a
+// bzip2 shard, which cannot be read at an offset, is refused naming it.
+func TestIndexTars(t *testing.T) {
+	dir := t.TempDir()
+	store := shard.Dir(dir)
+	var names []string
+	for k, gz := range []bool{false, true, false} {
+		var buf bytes.Buffer
+		w := wds.NewWriter(&buf)
+		for j := range 5 {
+			key := filepath.Join("x", string(rune('a'+k)), strings.Repeat("n", j+1))
+			if _, err := w.WriteSample(key, func(yield func(string, []byte) bool) {
+				_ = yield("jpg", bytes.Repeat([]byte{byte(j)}, 700*j)) && yield("cls", []byte{'0' + byte(j%3)})
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Close()
+		name := "raw/" + string(rune('a'+k)) + ".tar"
+		b := buf.Bytes()
+		if gz {
+			name += ".gz"
+			b = gzipped(b)
+		}
+		os.MkdirAll(filepath.Join(dir, "raw"), 0o777)
+		os.WriteFile(filepath.Join(dir, name), b, 0o666)
+		names = append(names, name)
+	}
+	check := func(names []string) {
+		t.Helper()
+		m, err := shard.IndexTars(store, "raw/m.json", names, shard.IndexOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := shard.Open(store, "raw/m.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer set.Close()
+		var want []shard.Sample
+		for _, name := range names {
+			f, _ := os.Open(filepath.Join(dir, name))
+			sc := wds.NewScanner(f, name, wds.ScanOptions{Data: true})
+			for sc.Next() {
+				s := shard.Sample{Key: sc.Sample().Key}
+				for _, mb := range sc.Sample().Members {
+					s.Fields = append(s.Fields, shard.Field{Name: mb.Field, Data: mb.Data})
+				}
+				want = append(want, s)
+			}
+			f.Close()
+			if sc.Err() != nil {
+				t.Fatal(sc.Err())
+			}
+		}
+		if set.Nobs() != len(want) || m.Samples != len(want) {
+			t.Fatalf("%d samples, the scanner reads %d", set.Nobs(), len(want))
+		}
+		for i := len(want) - 1; i >= 0; i-- {
+			if d := cmp.Diff(want[i], set.GetObs(i), sampleConfig.Options...); d != "" {
+				t.Fatalf("sample %d (-scanned +indexed):\n%s", i, d)
+			}
+		}
+		all := true
+		for _, s := range want {
+			_, ok := s.Get("cls")
+			all = all && ok
+		}
+		labels, err := set.Labels()
+		if !all {
+			// The Python shards hold a sample without cls: no labels.
+			if !errors.Is(err, shard.ErrNoLabels) {
+				t.Errorf("labels of a set with a sample without cls: %v", err)
+			}
+		} else if err != nil {
+			t.Fatalf("labels: %v (manifest label %q)", err, m.Label)
+		}
+		for i, l := range labels {
+			c, _ := want[i].Get("cls")
+			v, _ := shard.ParseLabel("cls", c)
+			if int64(l) != v {
+				t.Fatalf("label %d = %d, its cls says %d", i, l, v)
+			}
+		}
+		rep, _ := shard.Verify(store, "raw/m.json", nil)
+		if len(rep.Problems) != 0 {
+			t.Errorf("Verify: %v", rep.Problems)
+		}
+	}
+	check(names)
+
+	if err := pypeer.Has("tarfile"); err != nil {
+		t.Skipf("the shards of Python's tarfile are not read: %v", err)
+	}
+	out, err := exec.Command(pypeer.Python(), "wds/testdata/tarfile_peer.py", "write", filepath.Join(dir, "raw")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var py []string
+	for _, n := range strings.Fields(string(out)) {
+		if strings.HasSuffix(n, ".bz2") {
+			if _, err := shard.IndexTars(store, "raw/bz.json", []string{"raw/" + n}, shard.IndexOptions{}); err == nil || !strings.Contains(err.Error(), "bzip2") || !strings.Contains(err.Error(), n) {
+				t.Errorf("a bzip2 shard: %v", err)
+			}
+			continue
+		}
+		py = append(py, "raw/"+n)
+	}
+	check(py)
+}
+
+func gzipped(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := newGzip(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+var _ atomic.Int64
