@@ -8,9 +8,9 @@ import (
 	"unsafe"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/fileio/mmap"
 	"github.com/obskit/obskit/internal/gather"
 	"github.com/obskit/obskit/internal/hugemem"
-	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 	"golang.org/x/exp/constraints"
 )

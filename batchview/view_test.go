@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/batchview"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/index"
-	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/tuples"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 var errChunk = errors.New("chunk 1 does not decompress")

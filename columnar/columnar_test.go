@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/columnar"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // chunked splits rows 0..n-1 of width w (value r*w+j at row r, column j) into

@@ -3,7 +3,7 @@ package columnar
 import (
 	"errors"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // The errors the column accessors of the format packages (arrowipc, parquet)

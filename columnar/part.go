@@ -3,7 +3,7 @@ package columnar
 import (
 	"sort"
 
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio/mmap"
 )
 
 // A Part is the data of one chunk of a column (an Arrow record batch, a Parquet

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // TestAppendObsFallback: a container of []byte that is not Encoded is read by

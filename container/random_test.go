@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // draws returns the first k numbers of the generator of i.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio/mmap"
 	"github.com/obskit/obskit/obsdim"
 	"golang.org/x/exp/constraints"
 )

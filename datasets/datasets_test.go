@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/tuples"
 )
 

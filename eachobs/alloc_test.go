@@ -8,9 +8,9 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/index"
-	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/subset"
 )
 

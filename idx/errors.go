@@ -3,7 +3,7 @@ package idx
 import (
 	"errors"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 var (

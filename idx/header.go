@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // Element type codes of the IDX format (the third byte of the magic number).

@@ -17,10 +17,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/containertest"
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/container/containertest"
+	"github.com/obskit/obskit/fileio"
+	"github.com/obskit/obskit/fileio/mmap"
 	"github.com/obskit/obskit/internal/filetest"
-	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 

@@ -1,6 +1,6 @@
 package idx
 
-import "github.com/obskit/obskit/internal/fileio"
+import "github.com/obskit/obskit/fileio"
 
 // DefaultLimit is the limit on the decompressed data of a gzip-compressed file
 // that [Load] and [Read] apply, and [LoadWith] and [ReadWith] with a zero

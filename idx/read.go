@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/obsdim"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"image"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // A Decoder decodes images held in memory into [RGB] pixels. The decoders of

@@ -13,8 +13,8 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/imagecodec/internal/header"
-	"github.com/obskit/obskit/internal/fileio"
 )
 
 // New returns the pure-Go decoder: the standard library's image/jpeg,

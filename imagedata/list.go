@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/tuples"
 )
 

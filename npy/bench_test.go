@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/obsdim"
 )
 

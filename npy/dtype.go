@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // A Dtype is the element type of a .npy file, parsed from the descr of its header

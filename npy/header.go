@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // magic starts every .npy file.

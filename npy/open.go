@@ -2,7 +2,7 @@ package npy
 
 import (
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/obsdim"
 )
 

@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/idx"
-	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/internal/filetest"
 	"github.com/obskit/obskit/obsdim"
 )

@@ -9,8 +9,8 @@ import (
 	"unsafe"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/fileio"
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio"
+	"github.com/obskit/obskit/fileio/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 var (

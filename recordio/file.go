@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio/mmap"
 )
 
 var _ container.Encoded = (*File)(nil)

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/index"
-	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/internal/filetest"
 	"github.com/obskit/obskit/subset"
 )

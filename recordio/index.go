@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // An Entry is one line of an index: the key of a record and the offset of its

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // A Reader reads the records of a RecordIO stream in order, as

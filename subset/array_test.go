@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/subset"
 )

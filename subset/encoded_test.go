@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/index"
-	"github.com/obskit/obskit/internal/containertest"
 	"github.com/obskit/obskit/subset"
 )
 

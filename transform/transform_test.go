@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/transform"
 	"github.com/obskit/obskit/tuples"

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 	"github.com/obskit/obskit/subset"
 	"github.com/obskit/obskit/tuples"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/obskit/obskit/columnar/arrowipc"
 	"github.com/obskit/obskit/columnar/internal/arrowtest"
 	"github.com/obskit/obskit/columnar/internal/interop"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // table returns n rows of a float32 column x of width w (row i holds

@@ -9,7 +9,7 @@ import (
 	"github.com/obskit/obskit/columnar/arrowipc"
 	"github.com/obskit/obskit/columnar/internal/interop"
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // TestBinaryInterop: the binary column and the dictionary-encoded text column

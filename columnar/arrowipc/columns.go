@@ -8,8 +8,8 @@ import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/fileio"
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio"
+	"github.com/obskit/obskit/fileio/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 

@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/obskit/obskit/columnar/internal/lru"
-	"github.com/obskit/obskit/internal/fileio"
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio"
+	"github.com/obskit/obskit/fileio/mmap"
 )
 
 var magic = []byte("ARROW1")

@@ -15,7 +15,7 @@ import (
 	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/columnar/internal/interop"
 	"github.com/obskit/obskit/columnar/parquet"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // TestBinaryInterop: the binary column and the dictionary-encoded text column

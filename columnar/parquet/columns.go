@@ -11,7 +11,7 @@ import (
 	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/columnar/internal/lru"
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // column returns the column called name.

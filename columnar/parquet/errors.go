@@ -6,7 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/obskit/obskit/columnar"
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 var (

@@ -15,7 +15,7 @@ import (
 
 	pq "github.com/parquet-go/parquet-go"
 
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio/mmap"
 )
 
 // A File is one Parquet file, or several with one schema read as one table

@@ -16,7 +16,7 @@ import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/columnar/internal/interop"
 	"github.com/obskit/obskit/columnar/parquet"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 func read(t *testing.T, name string) []byte {

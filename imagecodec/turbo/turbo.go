@@ -5,9 +5,9 @@ import (
 	"image"
 	"io"
 
+	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/internal/header"
-	"github.com/obskit/obskit/internal/fileio"
 	"github.com/obskit/obskit/internal/freelist"
 )
 

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/obskit/obskit/arraycontainer"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // ArrayConfig is the containertest configuration of array containers.

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 
-	"github.com/obskit/obskit/internal/fileio"
+	"github.com/obskit/obskit/fileio"
 )
 
 // JPEG is what the markers of a JPEG say before its first scan.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // tens is a correct container: observation i is 10*i.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 func TestCounting(t *testing.T) {

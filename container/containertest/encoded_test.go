@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/container"
-	"github.com/obskit/obskit/internal/containertest"
+	"github.com/obskit/obskit/container/containertest"
 )
 
 // Each broken Encoded container gets one thing of AppendObs or Where wrong.

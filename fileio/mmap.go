@@ -4,7 +4,7 @@ import (
 	"os"
 	"unsafe"
 
-	"github.com/obskit/obskit/internal/mmap"
+	"github.com/obskit/obskit/fileio/mmap"
 )
 
 // MapElems maps the size-byte file f and returns the region and the count

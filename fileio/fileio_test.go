@@ -16,8 +16,8 @@ import (
 	"testing/iotest"
 
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/fileio/mmap"
 	"github.com/obskit/obskit/internal/filetest"
-	"github.com/obskit/obskit/internal/mmap"
 	"github.com/obskit/obskit/obsdim"
 )
 
