@@ -166,6 +166,8 @@ func (s *Scanner) Skips() Skips { return s.skips }
 func (s *Scanner) Offset() int64 { return s.cnt.n }
 
 // Err returns the error that ended the scan, or nil at the end of the shard.
+// The samples before the error are returned by Next first; the last of them
+// may lack the member the error is about.
 func (s *Scanner) Err() error { return s.err }
 
 // Sample returns the sample Next found. It and its members are valid until
@@ -206,6 +208,7 @@ func (s *Scanner) start() bool {
 // at an error, which Err returns.
 func (s *Scanner) Next() bool {
 	if s.done {
+		s.cur.Key, s.cur.Members = "", s.cur.Members[:0]
 		return false
 	}
 	if !s.init && !s.start() {
@@ -221,10 +224,8 @@ func (s *Scanner) Next() bool {
 	for {
 		m, key, ok := s.member()
 		if !ok {
-			if s.err != nil {
-				return false
-			}
-			s.done = true
+			// The sample read so far comes first, then the error or the
+			// end (it may lack the member whose header is bad).
 			return len(s.cur.Members) > 0
 		}
 		if len(s.cur.Members) > 0 && key != s.cur.Key {
