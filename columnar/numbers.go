@@ -1,13 +1,14 @@
 package columnar
 
 import (
+	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/fileio/mmap"
-	"github.com/obskit/obskit/internal/gather"
 	"github.com/obskit/obskit/obsdim"
 )
 
@@ -30,10 +31,13 @@ type Numbers[E arraycontainer.Number] struct {
 	width  int
 	shape  []int // of one observation
 	whole  *arraycontainer.Array[E]
-	// flat is the whole mapping as elements and at[c] the position of chunk c's
-	// values in it, when every chunk views the mapping: gathers then run the
-	// kit's row kernel (which prefetches the rows to come) over the mapping.
-	flat []E
+	// rows is the whole mapping as elements, seen as an array whose
+	// observation p is the row of values that starts at element p (rows
+	// overlap, which a read does not mind), and at[c] the position of chunk
+	// c's values in it, when every chunk views the mapping: gathers then run
+	// the array's row kernel (which prefetches the rows to come) over the
+	// mapping.
+	rows *arraycontainer.Array[E]
 	at   []int
 }
 
@@ -50,9 +54,28 @@ func NewNumbers[E arraycontainer.Number](op string, s Chunks[E], shape []int, wh
 	s.index()
 	c := &Numbers[E]{op: opNames(op), chunks: s, width: w, shape: shape, whole: whole}
 	if s.Region != nil && whole == nil && w > 0 {
-		c.flat, c.at = mapped(s)
+		if flat, at := mapped(s); len(flat) >= w {
+			c.rows, c.at = overlapping(flat, shape, w), at
+		}
 	}
 	return c
+}
+
+// overlapping returns flat seen as len(flat)-w+1 observations of shape (w
+// elements, row-major), observation p starting at element p.
+func overlapping[E arraycontainer.Number](flat []E, shape []int, w int) *arraycontainer.Array[E] {
+	dims := append([]int{len(flat) - w + 1}, shape...)
+	strides := make([]int, len(dims))
+	strides[0] = 1
+	for k, step := len(dims)-1, 1; k > 0; k-- {
+		strides[k] = step
+		step *= dims[k]
+	}
+	a, err := arraycontainer.NewStrided(flat, dims, strides, 0, obsdim.First)
+	if err != nil {
+		panic(err) // every row lies inside flat
+	}
+	return a
 }
 
 // mapped returns the mapping of s as elements and the position of each chunk's
@@ -139,11 +162,10 @@ func (c *Numbers[E]) GetObsInto(dst *arraycontainer.Array[E], idx []int) *arrayc
 	if r := c.chunks.Region; r != nil {
 		defer r.Recover(r.Guard())
 	}
-	data, w := dst.Data(), c.width
-	if c.flat != nil {
-		c.gatherMapped(data, idx)
-		return dst
+	if c.rows != nil {
+		return c.gatherMapped(dst, idx)
 	}
+	data, w := dst.Data(), c.width
 	cur := cursor[E]{s: &c.chunks}
 	for k, i := range idx {
 		p, r := cur.at(i)
@@ -152,26 +174,27 @@ func (c *Numbers[E]) GetObsInto(dst *arraycontainer.Array[E], idx []int) *arrayc
 	return dst
 }
 
-// gatherMapped gathers rows idx into data with the kit's row kernel over the
-// mapping: each row is the w elements at its chunk's position plus its row
-// times w, seen as observation "position" of a [len(flat)-w+1, w] array of
-// stride 1 (rows overlap in that view, which a read does not mind).
-func (c *Numbers[E]) gatherMapped(data []E, idx []int) {
-	const block = 256
-	var pos [block]int
+// positions holds the index lists of gatherMapped, so that a gather allocates
+// none once the pool has one as long as its batch.
+var positions = sync.Pool{New: func() any { return new([]int) }}
+
+// gatherMapped gathers rows idx into dst with the row kernel of c.rows over the
+// mapping: row i is the observation of c.rows at its chunk's position plus its
+// row times w.
+func (c *Numbers[E]) gatherMapped(dst *arraycontainer.Array[E], idx []int) *arraycontainer.Array[E] {
+	p := positions.Get().(*[]int)
+	pos := slices.Grow((*p)[:0], len(idx))[:len(idx)]
 	w := c.width
-	shape := [2]int{len(c.flat) - w + 1, w}
-	strides := [2]int{1, 1}
 	k, first, end := -1, 0, 0 // the chunk of the last index, and its rows
-	for lo := 0; lo < len(idx); lo += block {
-		part := idx[lo:min(len(idx), lo+block)]
-		for j, i := range part {
-			if k < 0 || i < first || i >= end {
-				k = c.chunks.find(i)
-				first, end = c.chunks.Starts[k], c.chunks.Starts[k+1]
-			}
-			pos[j] = c.at[k] + (i-first)*w
+	for j, i := range idx {
+		if k < 0 || i < first || i >= end {
+			k = c.chunks.find(i)
+			first, end = c.chunks.Starts[k], c.chunks.Starts[k+1]
 		}
-		gather.Gather(data[lo*w:(lo+len(part))*w], c.flat, shape[:], strides[:], 0, 0, pos[:len(part)])
+		pos[j] = c.at[k] + (i-first)*w
 	}
+	dst = c.rows.GetObsInto(dst, pos)
+	*p = pos
+	positions.Put(p)
+	return dst
 }
