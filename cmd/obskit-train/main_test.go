@@ -17,7 +17,9 @@ import (
 func TestDemo(t *testing.T) {
 	chart := filepath.Join(t.TempDir(), "curves.png")
 	var stdout, stderr bytes.Buffer
-	code := cli([]string{"-rates", "0.01,0.02", "-folds", "2", "-cv-epochs", "1", "-epochs", "2", "-batch", "128", "-png", chart}, &stdout, &stderr)
+	// A small CNN (4 and 8 channels), so that the test stays quick under -race.
+	code := cli([]string{"-rates", "0.01,0.02", "-folds", "2", "-cv-epochs", "1", "-epochs", "2", "-batch", "32",
+		"-filters", "4", "-hidden", "16", "-png", chart}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())
 	}
@@ -25,7 +27,7 @@ func TestDemo(t *testing.T) {
 	for _, want := range []string{
 		"split by class: train 1078, validation 359, test 360",
 		"2-fold stratified cross-validation of the learning rate",
-		"a CNN (conv 3x3 16, max-pool 2x2, conv 3x3 32, max-pool 2x2",
+		"a CNN (conv 3x3 4, max-pool 2x2, conv 3x3 8, max-pool 2x2, dense 16",
 		"GoMLX v0.28.2's pure-Go backend (compute v0.1.3)",
 		"  1      ", "  2      ",
 		"learning curves: " + chart,
@@ -84,7 +86,7 @@ func TestFlags(t *testing.T) {
 func TestBenchWithoutTorch(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	missing := filepath.Join(t.TempDir(), "no-python")
-	code := cli([]string{"-bench", "1", "-bench-epochs", "1", "-batch", "128", "-python", missing}, &stdout, &stderr)
+	code := cli([]string{"-bench", "1", "-bench-epochs", "1", "-batch", "128", "-filters", "4", "-hidden", "16", "-python", missing}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit status %d, stderr:\n%s", code, stderr.String())
 	}
