@@ -135,13 +135,14 @@ bench-images: deps
 
 # Issue 19's and 30's figures: the gomlx adapter's time per batch beside the
 # plain loop's and beside a copy() of the batch (BenchmarkAdapter), the two
-# ownership routes of GoMLX v0.28 (BenchmarkOwnership), then the training loop
+# ownership routes of GoMLX v0.28 (BenchmarkOwnership), a CNN step fed uint8
+# normalized in the graph or float32 (BenchmarkNormalizeStep), then the training loop
 # of the demo's CNN, GoMLX through the adapter beside PyTorch
 # (a DataLoader, 1 and 2 threads; Debian's python3-torch from PYTHON, installed
 # here when missing), alternating COUNT rounds (obskit-train -bench).
 bench-train: DEBS += python3-torch
 bench-train: deps
-	$(GO) test -C gomlx -run '^$$' -bench 'Adapter|Ownership' -count $(COUNT)
+	$(GO) test -C gomlx -run '^$$' -bench 'Adapter|Ownership|NormalizeStep' -count $(COUNT)
 	$(GO) build -C cmd/obskit-train -o $(BIN)/obskit-train .
 	$(BIN)/obskit-train -bench $(COUNT) -python $(PYTHON)
 
