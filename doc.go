@@ -11,6 +11,10 @@
 //     functions as containers, the one adapter for a type with only the two
 //     methods (AsBatched), the typed panics of programmer errors.
 //   - obsdim: which axis of an array indexes observations (First, Last, Constant).
+//   - container/containertest: the conformance checker of the contract, as
+//     testing/fstest is io/fs's: every container of the kit passes it, and a
+//     container written anywhere else can be held to it in its own tests; with
+//     counting containers that show a wrapper reaches its source's fast paths.
 //
 // # Data
 //
@@ -40,11 +44,15 @@
 //   - imagedata: image data sets as labeled containers of encoded images: a
 //     folder per class (torchvision's ImageFolder), an im2rec list with its root,
 //     a RecordIO file of image records; decoded and augmented into the loop's
-//     float32 batches (Decode); MXNet's ImageRecordIter as a provider
-//     (RecordIter).
-//   - augment: torchvision's transforms and MXNet's ImageRecordIter
-//     augmentation, fused into one pipeline that decodes only the crop and writes
-//     float32 CHW or HWC into a slot of the batch.
+//     float32 batches (Decode).
+//   - augment: torchvision's transforms, and affine augmentations drawn per
+//     image (Affine), fused into one pipeline that decodes only the crop and
+//     writes float32 (or 8-bit) CHW or HWC into a slot of the batch; it reads
+//     no files.
+//   - mxnet: compatibility with MXNet's image input, above imagedata, augment
+//     and the loops: ImageRecordIter as a provider, its augmenter as an augment
+//     step (Augmenter) and its mean image file, with MXNet's parameter names
+//     and defaults.
 //   - columnar/arrowipc and columnar/parquet (a module of their own, with
 //     package columnar): Arrow IPC files and streams memory-mapped as zero-copy
 //     containers, and Parquet tables (one file or many) decoded a row group at a
@@ -55,6 +63,19 @@
 //     imagecodec/turbo (the README says which decoder a build gets).
 //   - datasets: iris and the handwritten digits, embedded, as (features, targets)
 //     tuples ready to split.
+//
+// # Writing a file format
+//
+//   - fileio: what the file-format packages share, public so that a format kept
+//     in another module (columnar's Arrow and Parquet readers, an object
+//     store's shards) reads like npy and idx: the sentinels every format
+//     re-exports (ErrType, ErrUnsupported, ErrFault, ErrTooLarge), so that one
+//     errors.Is covers them all; errors worded "pkg: file: sentinel: what and
+//     where"; element kinds and zero-copy views of bytes as numbers; sizes and
+//     reads that never trust a header with memory.
+//   - fileio/mmap: files mapped into memory as the storage of arrays, unmapped
+//     once no array views them, and a fault (a file truncated under its
+//     mapping) turned into an error that names the file and the offset.
 //
 // # Batches and loops
 //

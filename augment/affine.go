@@ -79,6 +79,14 @@ type AffineImage struct {
 	MeanImage []float32
 }
 
+// affine is the mapping p -> A p + b of pixel centres (OpenCV's
+// convention: pixel i's centre is at i), as a00, a01, b0, a10, a11, b1.
+type affine [6]float64
+
+func (a affine) apply(x, y float64) (float64, float64) {
+	return a[0]*x + a[1]*y + a[2], a[3]*x + a[4]*y + a[5]
+}
+
 // identity is the AffineImage Draw is given.
 var identity = AffineImage{Map: [6]float64{1, 0, 0, 0, 1, 0}, Mul: [3]float32{1, 1, 1}}
 

@@ -18,13 +18,13 @@ import (
 // 16383x16383) with the decoder's ErrTooLarge, naming it, before allocating
 // the buffer its header would size (3 x W x H x 1.25 bytes: 37.5 GB to
 // 1 GB), with the address space capped 512 MiB above the test's: through
-// torchvision's training and evaluation pipelines and MXNet's, with both
+// torchvision's training and evaluation pipelines and an Affine step, with both
 // decoders. The pipeline then augments a real image as before.
 func TestApplyBombs(t *testing.T) {
 	pipelines := map[string][]Step{
 		"RandomResizedCrop": {RandomResizedCrop{Size: image.Pt(224, 224)}, RandomHorizontalFlip{}, ImageNet},
 		"Resize+CenterCrop": {ExifTranspose{}, Resize{Size: 256}, CenterCrop{Size: image.Pt(224, 224)}, ImageNet},
-		"MXNet":             {func() MXNet { m := NewMXNet(3, 224, 224); m.RandCrop, m.MaxRotateAngle = true, 10; return m }()},
+		"Affine":            {warpStep(image.Pt(224, 224))},
 	}
 	decoders := map[string]imagecodec.Decoder{"pure Go": imagecodec.New(imagecodec.Options{}), "turbo.New": turbo.New(imagecodec.Options{})}
 	good, err := os.ReadFile("testdata/chelsea_q95_444.jpg")

@@ -1,7 +1,9 @@
 // Package augment turns encoded images into the float32 tensors a model
-// trains on, or their 8-bit pixels: torchvision's transforms and MXNet's
-// ImageRecordIter augmentation, fused into as few passes over the pixels as
-// they allow and written straight into a slot of the caller's batch.
+// trains on, or their 8-bit pixels: torchvision's transforms, and affine
+// augmentations drawn per image such as MXNet's (package mxnet), fused into
+// as few passes over the pixels as they allow and written straight into a
+// slot of the caller's batch. It reads no files: images come as bytes (or
+// decoded pixels) from the caller.
 //
 // # A pipeline
 //
@@ -33,7 +35,7 @@
 // and normalize there (for GoMLX, gomlx.Normalize in the obskit/gomlx module,
 // which gives the float32 values of Apply bit for bit). A batch is a quarter
 // of the bytes, and the float write, a fifth of the pipeline's time, is left
-// to the device. MXNet's pipeline writes float32 only.
+// to the device. An [Affine] pipeline writes float32 only.
 //
 // # What is fused, and what is decoded
 //
@@ -47,7 +49,7 @@
 // then resampled in two separable passes straight to the output's size, and
 // the last pass writes the floats: the flip, ToTensor's division by 255,
 // Normalize and the layout happen as the values are stored. Colour steps
-// ([ColorJitter], MXNet's random_h, random_s, random_l) need the 8-bit image,
+// ([ColorJitter], an [Affine] step's HLS shift) need the 8-bit image,
 // so with them the pixels are resampled into a buffer, adjusted, then
 // written.
 //
@@ -67,11 +69,13 @@
 // The random steps draw as torchvision draws, from the *rand.Rand they are
 // given instead of torch's generator.
 //
-// [MXNet] takes ImageRecordIter's parameters by MXNet's names
-// ([MXNet.Set]) with MXNet's meanings, and OpenCV's kernels for its
-// inter_method ([CVBilinear] and the others), which stay within a few levels
-// of OpenCV's cv2.resize; it composes MXNet's resize, warp, padding and crop
-// into one mapping resampled once (see its documentation).
+// An [Affine] step is a pipeline of its own for augmentations drawn as an
+// affine mapping per image: its Draw function gives each image the mapping
+// from the output to the source, the filter, an HLS shift, a flip and a
+// linear map of the values, and the pipeline resamples once, separably when
+// it can, else as OpenCV's warpAffine. Package mxnet's Augmenter is MXNet's
+// ImageRecordIter augmentation as such a step, with OpenCV's kernels
+// ([CVBilinear] and the others, within a few levels of cv2.resize).
 //
 // # Randomness
 //

@@ -3,6 +3,7 @@ package augment_test
 import (
 	"fmt"
 	"image"
+	"math"
 	"math/rand/v2"
 	"os"
 
@@ -77,27 +78,39 @@ func ExampleRandomResizedCrop_Box() {
 	// (61,18)-(462,328)
 }
 
-// MXNet's ImageRecordIter parameters, by MXNet's names.
-func ExampleMXNet_Set() {
-	m := augment.NewMXNet(3, 224, 224)
-	for _, kv := range [][2]string{
-		{"resize", "256"}, {"rand_crop", "True"}, {"rand_mirror", "True"},
-		{"max_rotate_angle", "10"}, {"mean_r", "123.68"}, {"mean_g", "116.28"}, {"mean_b", "103.53"},
-	} {
-		if err := m.Set(kv[0], kv[1]); err != nil {
-			panic(err)
-		}
-	}
-	p, err := augment.New(augment.CHW, m)
+// An Affine step draws each image's mapping from the output to the source:
+// here a rotation by up to 15 degrees about the centre, the whole image
+// scaled into a 64x48 output (OpenCV's bilinear kernel, grey outside), and
+// ImageNet's means subtracted in 8-bit units.
+func ExampleAffine() {
+	out := image.Pt(64, 48)
+	rotate := augment.Affine{Size: out, Draw: func(src image.Point, rng *rand.Rand, im *augment.AffineImage) error {
+		angle := (rng.Float64()*30 - 15) * math.Pi / 180
+		s := max(float64(src.X)/float64(out.X), float64(src.Y)/float64(out.Y))
+		c, n := s*math.Cos(angle), s*math.Sin(angle)
+		// Output pixel (x, y), from the output's centre, to the source's.
+		ox, oy := float64(out.X-1)/2, float64(out.Y-1)/2
+		sx, sy := float64(src.X-1)/2, float64(src.Y-1)/2
+		im.Map = [6]float64{c, -n, sx - c*ox + n*oy, n, c, sy - n*ox - c*oy}
+		im.Filter, im.Warp, im.Fill = augment.CVBilinear, true, 128
+		im.Mean = [3]float32{123.68, 116.28, 103.53}
+		return nil
+	}}
+	p, err := augment.New(augment.CHW, rotate)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(p.Shape(), m.Resize, m.RandCrop, m.MaxRotateAngle)
-	err = m.Set("max_rotate_angel", "10")
-	fmt.Println(err)
+	data, err := os.ReadFile("testdata/chelsea_q95_444.jpg")
+	if err != nil {
+		panic(err)
+	}
+	x := make([]float32, p.Len())
+	if err := p.Apply(x, imagecodec.New(imagecodec.Options{}), "chelsea", data, rand.New(rand.NewPCG(1, 2))); err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Shape(), len(x))
 	// Output:
-	// [3 224 224] 256 true 10
-	// augment.MXNet.Set: unknown parameter "max_rotate_angel": invalid pipeline
+	// [3 48 64] 9216
 }
 
 // Pillow's antialiased bilinear resize of an RGB image, here a 2x2 image to

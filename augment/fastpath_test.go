@@ -71,7 +71,7 @@ func (d *memDecoder) Decode(dst *imagecodec.RGB, name string, data []byte, req i
 // TestCropDecode checks that decoding only the crop changes nothing: Apply
 // with a decoder that hands out only what is asked gives what ApplyRGB gives
 // with the whole image, for the training pipeline, the evaluation one and
-// MXNet's (rotated and sheared, or resized and cropped).
+// Affine steps (rotated and sheared, or cropped and resized).
 func TestCropDecode(t *testing.T) {
 	full := loadPNG(t, "chelsea.png")
 	whole := rgbOf(full)
@@ -80,12 +80,8 @@ func TestCropDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rot := NewMXNet(3, 40, 50)
-	rot.MaxRotateAngle, rot.MaxShearRatio, rot.RandCrop, rot.RandMirror, rot.RandomH = 20, 0.1, true, true, 10
-	mx := NewMXNet(3, 40, 50)
-	mx.Resize, mx.MinCropSize, mx.MaxCropSize, mx.RandCrop, mx.InterMethod = 100, 60, 90, true, 10
 	var ps []*Pipeline
-	for _, m := range []MXNet{rot, mx} {
+	for _, m := range []Affine{warpStep(image.Pt(50, 40)), cropStep(image.Pt(50, 40), 60, 110)} {
 		p, err := New(HWC, m)
 		if err != nil {
 			t.Fatal(err)

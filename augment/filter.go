@@ -18,7 +18,7 @@ import (
 // use on PIL images, [Bilinear] by default. The four CV filters are OpenCV's
 // cv::resize interpolations as MXNet's inter_method names them (1 bilinear,
 // 2 bicubic, 4 lanczos4), which keep the kernel's width when shrinking, and
-// MXNet's area (3), a box average; [MXNetFilter] maps the codes.
+// MXNet's area (3), a box average; package mxnet's InterFilter maps the codes.
 type Filter uint8
 
 const (
@@ -80,26 +80,6 @@ func ParseFilter(s string) (Filter, error) {
 		}
 	}
 	return 0, fmt.Errorf("augment.ParseFilter: unknown filter %q", s)
-}
-
-// MXNetFilter returns the filter of MXNet's inter_method codes 0 to 4 (0
-// nearest, 1 bilinear, 2 bicubic, 3 area, 4 lanczos4), OpenCV's kernels. The
-// codes 9 (auto) and 10 (random) choose per image; [MXNet] handles them. It
-// returns false for any other code.
-func MXNetFilter(code int) (Filter, bool) {
-	switch code {
-	case 0:
-		return CVNearest, true
-	case 1:
-		return CVBilinear, true
-	case 2:
-		return CVBicubic, true
-	case 3:
-		return CVArea, true
-	case 4:
-		return CVLanczos4, true
-	}
-	return 0, false
 }
 
 // kernel is a filter's weight function and radius, and whether it is widened by

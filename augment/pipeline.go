@@ -13,12 +13,8 @@ import (
 
 var (
 	// ErrConfig is wrapped by the errors of [New] for steps that do not make a
-	// pipeline, and of [MXNet.Set] for a parameter it cannot set.
+	// pipeline.
 	ErrConfig = errors.New("invalid pipeline")
-	// ErrTooSmall is wrapped by the error of an image too small for the
-	// geometry (MXNet's max_crop_size larger than the image, as MXNet
-	// refuses it).
-	ErrTooSmall = errors.New("image too small for the augmentation")
 )
 
 // A Pipeline decodes an image and augments it into one float32 slot of a
@@ -78,7 +74,7 @@ type geomPlan struct {
 // The steps must be: an optional [ExifTranspose]; one geometry, which is
 // [RandomResizedCrop], or [Resize] followed by [CenterCrop], or [CenterCrop]
 // alone; then any [ColorJitter] and at most one [RandomHorizontalFlip], in any
-// order; then at most one [Normalize], last. [MXNet] is a pipeline on its
+// order; then at most one [Normalize], last. [Affine] is a pipeline on its
 // own: its step may follow an ExifTranspose and nothing else. Every output
 // has the same size, so that it fills a batch's slot: a [Resize] needs a
 // [CenterCrop] after it. New returns an error wrapping [ErrConfig] that names
@@ -158,14 +154,14 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 			if p.flip == 0 {
 				p.flip = 0.5
 			}
-		case MXNet:
+		case Affine:
 			if geomDone || resize != nil || len(steps) > i+1 {
-				return nil, bad(i, "MXNet is a pipeline of its own: only ExifTranspose may come with it")
+				return nil, bad(i, "Affine is a pipeline of its own: only ExifTranspose may come with it")
 			}
-			if err := s.check(); err != nil {
-				return nil, bad(i, "%v", err)
+			if s.Size.X < 1 || s.Size.Y < 1 || s.Draw == nil {
+				return nil, bad(i, "size %v, Draw %p: want at least 1x1 and a Draw function", s.Size, s.Draw)
 			}
-			p.geom, p.drawn = Affine{Size: s.outSize(), Draw: s.draw}, true
+			p.geom, p.drawn = s, true
 		case Normalize:
 			if !geomDone {
 				return nil, bad(i, "the geometry comes first")
@@ -184,7 +180,7 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 		if resize != nil {
 			return nil, fmt.Errorf("augment.New: Resize gives every image its own size, add a CenterCrop after it: %w", ErrConfig)
 		}
-		return nil, fmt.Errorf("augment.New: no geometry step (RandomResizedCrop, Resize and CenterCrop, CenterCrop, MXNet): %w", ErrConfig)
+		return nil, fmt.Errorf("augment.New: no geometry step (RandomResizedCrop, Resize and CenterCrop, CenterCrop, Affine): %w", ErrConfig)
 	}
 	if norm != nil {
 		torchLUT(&p.lut, &norm.Mean, &norm.Std)
@@ -216,7 +212,7 @@ type scratch struct {
 	sink tensorSink
 	rgbs rgbSink
 	g    geomPlan
-	lut  [3][256]float32 // an image's own values (MXNet's contrast and illumination)
+	lut  [3][256]float32 // an image's own values (an Affine step's)
 }
 
 // Apply decodes the image in data with dec and writes its augmentation into
@@ -225,8 +221,8 @@ type scratch struct {
 // and, for a random crop, at the smallest scale the decoder offers that keeps
 // the crop at least the output's size (imagecodec.Request's Crop and Min).
 // name is what errors call the image (a file name, a record key). Apply
-// returns the decoder's errors, and one wrapping [ErrTooSmall] for an image
-// too small for MXNet's crop size. Its buffers are sized by dec.Config, which
+// returns the decoder's errors, and an [Affine] step's Draw's, wrapped with
+// name. Its buffers are sized by dec.Config, which
 // refuses a header claiming more pixels than the decoder's limit
 // (imagecodec.ErrTooLarge) before anything is allocated; it allocates
 // nothing once its buffers have grown to the largest image (the decoder may
@@ -302,7 +298,7 @@ func (p *Pipeline) apply(dst output, dec imagecodec.Decoder, name string, data [
 // [Pipeline.Apply] does after decoding; img is used as it is ([ExifTranspose]
 // acts when decoding). With the pixels Pillow decodes, a deterministic
 // pipeline gives torchvision's floats exactly. It returns an error only for an
-// image too small for the geometry ([ErrTooSmall]).
+// image an [Affine] step's Draw refuses.
 func (p *Pipeline) ApplyRGB(dst []float32, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs("augment.Pipeline.ApplyRGB", len(dst), rng)
 	return p.applyRGB(output{f: dst}, img, rng)

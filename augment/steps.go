@@ -10,7 +10,7 @@ import (
 // A Step is one transform of a [Pipeline], given to [New] in the order
 // torchvision's Compose would apply it. The steps are the types of this
 // package: the geometry ([RandomResizedCrop], [Resize] with [CenterCrop],
-// [CenterCrop] alone, or [MXNet]), colour ([ColorJitter]), [RandomHorizontalFlip],
+// [CenterCrop] alone, or an [Affine] step of its own), colour ([ColorJitter]), [RandomHorizontalFlip],
 // and the conversion to floats ([Normalize], or ToTensor's [0, 1] without
 // it), optionally preceded by [ExifTranspose].
 type Step interface {

@@ -17,13 +17,13 @@ import (
 // write; the float32 value Apply would write for pixel value v of channel c
 // is (float32(v)/255 - Mean[c]) / Std[c], computed in float32, bit for bit.
 //
-// It returns Apply's errors, and one wrapping [ErrConfig] for an [MXNet]
-// pipeline, whose contrast, illumination and mean image are float steps
-// drawn per image. It panics as Apply does.
+// It returns Apply's errors, and one wrapping [ErrConfig] for an [Affine]
+// pipeline, whose values are a linear map drawn per image (MXNet's contrast,
+// illumination and mean image, package mxnet's). It panics as Apply does.
 func (p *Pipeline) ApplyUint8(dst []uint8, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
 	p.checkArgs("augment.Pipeline.ApplyUint8", len(dst), rng)
 	if p.drawn {
-		return errMXNetUint8
+		return errAffineUint8
 	}
 	return p.apply(output{b: dst}, dec, name, data, rng)
 }
@@ -33,12 +33,12 @@ func (p *Pipeline) ApplyUint8(dst []uint8, dec imagecodec.Decoder, name string, 
 func (p *Pipeline) ApplyRGBUint8(dst []uint8, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs("augment.Pipeline.ApplyRGBUint8", len(dst), rng)
 	if p.drawn {
-		return errMXNetUint8
+		return errAffineUint8
 	}
 	return p.applyRGB(output{b: dst}, img, rng)
 }
 
-var errMXNetUint8 = fmt.Errorf("augment: MXNet's pipeline writes float32 only (its contrast, illumination and mean image are float steps): %w", ErrConfig)
+var errAffineUint8 = fmt.Errorf("augment: an Affine pipeline writes float32 only (its values are a linear map drawn per image): %w", ErrConfig)
 
 // rowAt8 is rowAt for the 8-bit output: the pixels px of row y from column x0,
 // in the layout, mirrored with flip.

@@ -72,21 +72,20 @@ func TestUint8MatchesFloat(t *testing.T) {
 	}
 }
 
-// TestUint8Errors: an MXNet pipeline refuses 8-bit output with ErrConfig; a
+// TestUint8Errors: an Affine pipeline refuses 8-bit output with ErrConfig; a
 // slot of the wrong length panics naming ApplyUint8.
 func TestUint8Errors(t *testing.T) {
-	mx := NewMXNet(3, 16, 16)
-	p, err := New(CHW, mx)
+	p, err := New(CHW, warpStep(image.Pt(16, 16)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	img := rgbOf(loadPNG(t, "small.png"))
 	rng := rand.New(rand.NewPCG(1, 2))
 	if err := p.ApplyRGBUint8(make([]uint8, p.Len()), img, rng); !errors.Is(err, ErrConfig) {
-		t.Errorf("ApplyRGBUint8 of an MXNet pipeline: %v, want ErrConfig", err)
+		t.Errorf("ApplyRGBUint8 of an Affine pipeline: %v, want ErrConfig", err)
 	}
 	if err := p.ApplyUint8(make([]uint8, p.Len()), imagecodec.New(imagecodec.Options{}), "x", nil, rng); !errors.Is(err, ErrConfig) {
-		t.Errorf("ApplyUint8 of an MXNet pipeline: %v, want ErrConfig", err)
+		t.Errorf("ApplyUint8 of an Affine pipeline: %v, want ErrConfig", err)
 	}
 	tp := trainPipeline(t, CHW, 0.5)
 	defer func() {

@@ -178,7 +178,7 @@ func (im *Images) BlockStarts() []int { return container.BlockStarts(im.enc) }
 // 0, epoch 0, in a newly allocated array. It panics with a
 // *container.IndexError when i is out of range, and with an error wrapping
 // [ErrRead] and its cause (a read error, imagecodec.ErrFormat,
-// imagecodec.ErrUnsupported, augment.ErrTooSmall...) that names the file, or
+// imagecodec.ErrUnsupported, the augmentation's own...) that names the file, or
 // the record's key and offset, when the image cannot be read or decoded and
 // the container does not skip it.
 func (im *Images) GetObs(i int) *arraycontainer.Array[float32] {

@@ -56,15 +56,9 @@
 // lock or channel on a processor whose cache of them is empty, a thread when
 // ReadMemStats restarts the world.
 //
-// # MXNet's ImageRecordIter
-//
-// [RecordIter] is ImageRecordIter's parameters, by MXNet's names and with
-// MXNet's defaults, and [RecordIter.Provider] the provider (package provider)
-// of its batches: a "data" source of [batch_size, 3, height, width] float32
-// images augmented as MXNet augments them (augment.MXNet) and a
-// "softmax_label" source of labels, partitioned by records, decoded by
-// preprocess_threads workers, prefetch_buffer batches ahead. The guide's
-// docs/from-mxnet.md maps every parameter of MXNet's iterators to the kit.
+// MXNet's ImageRecordIter over these containers, with MXNet's parameters
+// and augmenter, is package mxnet's: the data sets here are containers, and
+// iterate in any loop.
 //
 // # Labels
 //

@@ -159,32 +159,6 @@ func ExampleSkipBad() {
 	// image 1 (2.jpg) replaced by image 2
 }
 
-// NewRecordIter is MXNet's ImageRecordIter: MXNet's parameters, by MXNet's
-// names, and a provider of named, padded batches.
-func ExampleNewRecordIter() {
-	it := imagedata.NewRecordIter("testdata/photos.rec", [3]int{3, 32, 32}, 3)
-	it.Decoder = turbo.New(imagecodec.Options{})
-	it.Verbose = false
-	for _, kw := range [][2]string{{"shuffle", "True"}, {"seed", "4"}, {"rand_crop", "True"}, {"rand_mirror", "True"}, {"mean_r", "123.68"}, {"mean_g", "116.28"}, {"mean_b", "103.53"}} {
-		if err := it.Set(kw[0], kw[1]); err != nil {
-			log.Fatal(err)
-		}
-	}
-	p, err := it.Provider()
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(p.ProvideData(), p.ProvideLabel())
-	for b := range p.Epoch(0) {
-		// round_batch: the last batch is filled from the start of the epoch.
-		fmt.Println("labels", p.Label(b, "softmax_label").Data(), "padding", b.Pad())
-	}
-	// Output:
-	// [{data [3 3 32 32]}] [{softmax_label [3]}]
-	// labels [2 0 2] padding 0
-	// labels [1 2 0] padding 2
-}
-
 // NewImages decodes a container of encoded images without labels: here the
 // images of a RecordIO file, for prediction, with torchvision's evaluation
 // transform in channels-last layout.

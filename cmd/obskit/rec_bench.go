@@ -12,12 +12,13 @@ import (
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagedata"
 	"github.com/obskit/obskit/internal/cputime"
+	"github.com/obskit/obskit/mxnet"
 )
 
 func init() {
 	register(command{
 		group: "rec", name: "bench", args: "FILE.rec",
-		summary: "measure how fast FILE.rec is served, after a pass to warm up: its images decoded at full size (decode only), then MXNet's ImageRecordIter (imagedata.RecordIter, with the flags of its parameters, MXNet's names) over shuffled epochs with each number of --workers; print one JSON object per measurement: what, decoder, workers, images, seconds, cpu_seconds, images_per_second, images_per_cpu_second",
+		summary: "measure how fast FILE.rec is served, after a pass to warm up: its images decoded at full size (decode only), then MXNet's ImageRecordIter (mxnet.ImageRecordIter, with the flags of its parameters, MXNet's names) over shuffled epochs with each number of --workers; print one JSON object per measurement: what, decoder, workers, images, seconds, cpu_seconds, images_per_second, images_per_cpu_second",
 		flags: func(fs *flag.FlagSet) func(*env, []string) error {
 			batch := fs.Int("batch", 64, "images per batch (batch_size)")
 			workers := fs.String("workers", "1,2", "the numbers of workers (preprocess_threads) to measure, separated by commas")
@@ -87,7 +88,7 @@ func measure(what string, min time.Duration, pass func() int) benchResult {
 // recBench measures decoding the records' images at full size with it's
 // decoder, then the iterator's epochs with each number of workers. An image
 // that cannot be decoded is its error.
-func recBench(e *env, it imagedata.RecordIter, workers []int, min time.Duration) (err error) {
+func recBench(e *env, it mxnet.ImageRecordIter, workers []int, min time.Duration) (err error) {
 	defer recoverRead(&err)
 	recs, err := imagedata.OpenRecords(it.PathImgrec, "", imagedata.All)
 	if err != nil {

@@ -6,13 +6,13 @@ import (
 
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
-	"github.com/obskit/obskit/imagedata"
+	"github.com/obskit/obskit/mxnet"
 	"github.com/obskit/obskit/recordio"
 )
 
 // iterParams are the parameters of MXNet's ImageRecordIter that obskit rec
 // sheet and obskit rec bench take as flags, by MXNet's names, each with what
-// it does; the default of each is MXNet's (imagedata.NewRecordIter).
+// it does; the default of each is MXNet's (mxnet.NewImageRecordIter).
 var iterParams = []struct {
 	name, help string
 	bool       bool
@@ -56,7 +56,7 @@ var iterParams = []struct {
 }
 
 // mxnetFlag is one ImageRecordIter parameter on the command line: its value
-// as given, applied by RecordIter.Set after the flags are parsed.
+// as given, applied by ImageRecordIter.Set after the flags are parsed.
 type mxnetFlag struct {
 	value  *string
 	isBool bool
@@ -73,16 +73,18 @@ func (f mxnetFlag) Set(s string) error { *f.value = s; return nil }
 func (f mxnetFlag) IsBoolFlag() bool   { return f.isBool }
 
 // iterFlags defines the ImageRecordIter flags on fs and returns the function
-// that makes the RecordIter of FILE.rec from the flags given, batches of
-// batch, with libjpeg-turbo (or the pure-Go decoder), quiet.
-func iterFlags(fs *flag.FlagSet) func(rec string, batch int) (imagedata.RecordIter, error) {
+// that makes the ImageRecordIter of FILE.rec from the flags given, batches of
+// batch, with libjpeg-turbo (or the pure-Go decoder), quiet. A flag's value
+// that Set refuses, or values that Check refuses, are a usage error naming
+// the flag: the iterator it returns is one Provider takes.
+func iterFlags(fs *flag.FlagSet) func(rec string, batch int) (mxnet.ImageRecordIter, error) {
 	values := map[string]*string{}
 	for _, p := range iterParams {
 		values[p.name] = new(string)
 		fs.Var(mxnetFlag{values[p.name], p.bool}, p.name, p.help)
 	}
-	return func(rec string, batch int) (imagedata.RecordIter, error) {
-		it := imagedata.NewRecordIter(rec, [3]int{3, 224, 224}, batch)
+	return func(rec string, batch int) (mxnet.ImageRecordIter, error) {
+		it := mxnet.NewImageRecordIter(rec, [3]int{3, 224, 224}, batch)
 		it.Decoder = turbo.New(imagecodec.Options{})
 		it.Verbose = false
 		// data_shape first: mean_img is read to its shape.
@@ -99,6 +101,9 @@ func iterFlags(fs *flag.FlagSet) func(rec string, batch int) (imagedata.RecordIt
 				}
 			}
 		}
+		if err := it.Check(); err != nil {
+			return it, usageErrorf("%v", err)
+		}
 		return it, nil
 	}
 }
@@ -106,7 +111,7 @@ func iterFlags(fs *flag.FlagSet) func(rec string, batch int) (imagedata.RecordIt
 // recordKeys returns the keys of the records of rec as the iterator reads
 // them: from its index (the one given, or the one beside it), else their
 // positions.
-func recordKeys(it imagedata.RecordIter) (func(i int) int64, error) {
+func recordKeys(it mxnet.ImageRecordIter) (func(i int) int64, error) {
 	idx := it.PathImgidx
 	if idx == "" {
 		if _, err := os.Stat(recordio.IndexPath(it.PathImgrec)); err == nil {

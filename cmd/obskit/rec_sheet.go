@@ -10,14 +10,13 @@ import (
 	"image/png"
 	"math"
 
-	"github.com/obskit/obskit/augment"
-	"github.com/obskit/obskit/imagedata"
+	"github.com/obskit/obskit/mxnet"
 )
 
 func init() {
 	register(command{
 		group: "rec", name: "sheet", args: "FILE.rec OUT.png",
-		summary: "draw the first --n images of a shuffled epoch of FILE.rec, augmented as MXNet's ImageRecordIter would (imagedata.RecordIter, with the flags of its parameters, MXNet's names), as a grid in OUT.png, denormalized for display; print one JSON object per image: tile, row, col, index (the record's position), key, label",
+		summary: "draw the first --n images of a shuffled epoch of FILE.rec, augmented as MXNet's ImageRecordIter would (mxnet.ImageRecordIter, with the flags of its parameters, MXNet's names), as a grid in OUT.png, denormalized for display; print one JSON object per image: tile, row, col, index (the record's position), key, label",
 		flags: func(fs *flag.FlagSet) func(*env, []string) error {
 			n := fs.Int("n", 16, "the number of images (all of FILE.rec's, said on stderr, when it holds fewer)")
 			seed := fs.Uint64("seed", 0, "the seed of the epoch's order and of the augmentations")
@@ -55,7 +54,7 @@ type sheetTile struct {
 // recSheet writes the grid of the first batch of the epoch (it's batch size
 // is the number of images) to out. An image that cannot be decoded is its
 // error.
-func recSheet(e *env, it imagedata.RecordIter, epoch int, out string) (err error) {
+func recSheet(e *env, it mxnet.ImageRecordIter, epoch int, out string) (err error) {
 	defer recoverRead(&err)
 	// The sheet's file first, so that an OUT.png that cannot be written
 	// fails before any image is decoded.
@@ -117,7 +116,7 @@ func recSheet(e *env, it imagedata.RecordIter, epoch int, out string) (err error
 // drawImage draws the float32 CHW image chw at at, undoing the normalization
 // of m: v*std/scale + mean, rounded and clamped to 8 bits. The random
 // contrast and illumination stay, as the model sees them.
-func drawImage(dst *image.RGBA, at image.Point, chw []float32, m augment.MXNet) {
+func drawImage(dst *image.RGBA, at image.Point, chw []float32, m mxnet.Augmenter) {
 	h, w := m.DataShape[1], m.DataShape[2]
 	mean := [3]float64{m.MeanR, m.MeanG, m.MeanB}
 	std := [3]float64{m.StdR, m.StdG, m.StdB}

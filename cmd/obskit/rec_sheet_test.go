@@ -15,13 +15,13 @@ import (
 	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
-	"github.com/obskit/obskit/imagedata"
+	"github.com/obskit/obskit/mxnet"
 )
 
 const photosRec = "../../imagedata/testdata/photos.rec"
 
 // TestIterParams: every flag of the iterator's parameters is a name
-// RecordIter.Set takes, with a value of its kind.
+// ImageRecordIter.Set takes, with a value of its kind.
 func TestIterParams(t *testing.T) {
 	samples := map[string]string{"data_shape": "3,20,30", "path_imgidx": "x.idx", "path_imglist": "x.lst", "mean_img": ""}
 	for _, p := range iterParams {
@@ -36,7 +36,7 @@ func TestIterParams(t *testing.T) {
 		if p.name == "mean_img" {
 			continue // a file of the data shape: TestRecSheet's denormalization does not use one
 		}
-		it := imagedata.NewRecordIter("x.rec", [3]int{3, 20, 30}, 1)
+		it := mxnet.NewImageRecordIter("x.rec", [3]int{3, 20, 30}, 1)
 		if err := it.Set(p.name, v); err != nil {
 			t.Errorf("--%s: Set(%q, %q): %v", p.name, p.name, v, err)
 		}
@@ -84,7 +84,7 @@ func TestRecSheet(t *testing.T) {
 		t.Errorf("sheet of %v, want 2 x 2 tiles of 48 x 40 with 2-pixel gaps", got)
 	}
 	dec2 := turbo.New(imagecodec.Options{})
-	center, err := augment.New(augment.HWC, augment.NewMXNet(3, 40, 48)) // MXNet's centre crop, values 0-255
+	center, err := augment.New(augment.HWC, mxnet.NewAugmenter(3, 40, 48).Step()) // MXNet's centre crop, values 0-255
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,12 @@ func TestRecSheetErrors(t *testing.T) {
 		{[]string{"rec", "sheet", photosRec}, 2, "want FILE.rec and OUT.png"},
 		{[]string{"rec", "sheet", "--n", "0", photosRec, "x.png"}, 2, "--n 0"},
 		{[]string{"rec", "sheet", "--max_rotate_angle", "ten", photosRec, "x.png"}, 2, "--max_rotate_angle"},
-		{[]string{"rec", "sheet", "--data_shape", "1,10,10", photosRec, filepath.Join(dir, "x.png")}, 1, "3 channels"},
+		{[]string{"rec", "sheet", "--data_shape", "1,10,10", photosRec, filepath.Join(dir, "x.png")}, 2, "3 channels"},
+		{[]string{"rec", "sheet", "--min_crop_size", "30", "--max_crop_size", "20", photosRec, filepath.Join(dir, "x.png")}, 2, "min_crop_size"},
+		{[]string{"rec", "sheet", "--inter_method", "5", photosRec, filepath.Join(dir, "x.png")}, 2, "inter_method"},
+		{[]string{"rec", "sheet", "--mean_img", filepath.Join(dir, "none.npy"), photosRec, filepath.Join(dir, "x.png")}, 2, "--mean_img"},
+		{[]string{"rec", "bench", "--label_width", "0", photosRec}, 2, "label_width"},
+		{[]string{"rec", "bench", "--label_width", "2", photosRec}, 1, "label_width"},
 		{[]string{"rec", "sheet", filepath.Join(dir, "missing.rec"), filepath.Join(dir, "x.png")}, 1, "missing.rec"},
 		{[]string{"rec", "bench", "--workers", "0", photosRec}, 2, "--workers"},
 	} {

@@ -1,36 +1,41 @@
-package augment
+package mxnet
 
 import (
 	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
-	"strconv"
-	"strings"
+
+	"github.com/obskit/obskit/augment"
 )
 
-// MXNet is the augmentation of MXNet's ImageRecordIter, a [Pipeline] step of
-// its own: the augmenter's geometry (resize, affine warp, padding, crops),
-// its colour (random_h, random_s, random_l) and the iterator's normalization
-// (mirror, mean, std, scale, contrast, illumination). Its fields are MXNet's
-// parameters, named as Go names them (rand_crop is RandCrop), with MXNet's
-// meanings; [NewMXNet] fills in MXNet's defaults, which are not all zero, and
-// [MXNet.Set] sets a field by MXNet's name from a string, as MXNet's kwargs
-// do.
+// Augmenter is the augmentation of MXNet's ImageRecordIter: the augmenter's
+// geometry (resize, affine warp, padding, crops), its colour (random_h,
+// random_s, random_l) and the iterator's normalization (mirror, mean, std,
+// scale, contrast, illumination). Its fields are MXNet's parameters, named as
+// Go names them (rand_crop is RandCrop), with MXNet's meanings;
+// [NewAugmenter] fills in MXNet's defaults, which are not all zero, and
+// [Augmenter.Set] sets a field by MXNet's name from a string, as MXNet's
+// keyword arguments do. [Augmenter.Step] makes it a step of package augment,
+// a pipeline of its own:
+//
+//	aug := mxnet.NewAugmenter(3, 224, 224)
+//	aug.RandCrop, aug.RandMirror, aug.MaxRotateAngle = true, true, 10
+//	p := augment.New(augment.CHW, aug.Step())
 //
 // The steps and their random draws are MXNet's (src/io/image_aug_default.cc,
 // iter_image_recordio_2.cc), with one difference of method: MXNet resamples
 // up to three times (the resize, the warp, the resize of the crop), rounding
 // to 8 bits each time; the kit composes the steps into one mapping of the
-// source and resamples once, with the filter inter_method names (for 9, auto,
-// chosen by the whole mapping's scale; for 10, random, drawn once), which is
-// faster and sharper and puts every source pixel where MXNet puts it. Without
-// rotation or shear the mapping is separable: only the part of the image the
-// output reads is decoded, at a reduced scale when the crop is at least twice
-// the output. With them, pixels are sampled through the inverse mapping with
-// OpenCV's warpAffine kernels (area counts as bilinear, as there), fill_value
-// outside the image.
-type MXNet struct {
+// source (augment.Affine) and resamples once, with the filter inter_method
+// names (for 9, auto, chosen by the whole mapping's scale; for 10, random,
+// drawn once), which is faster and sharper and puts every source pixel where
+// MXNet puts it. Without rotation or shear the mapping is separable: only
+// the part of the image the output reads is decoded, at a reduced scale when
+// the crop is at least twice the output. With them, pixels are sampled
+// through the inverse mapping with OpenCV's warpAffine kernels (area counts
+// as bilinear, as there), fill_value outside the image.
+type Augmenter struct {
 	// DataShape is data_shape: channels (3), height, width of the output.
 	DataShape [3]int
 	// Resize is resize: the shorter side is resized to it first (-1: no).
@@ -70,7 +75,7 @@ type MXNet struct {
 	// padding add.
 	FillValue int
 	// InterMethod is inter_method: 0 nearest, 1 bilinear, 2 bicubic, 3
-	// area, 4 lanczos4 (OpenCV's kernels, see [MXNetFilter]), 9 auto
+	// area, 4 lanczos4 (OpenCV's kernels, see [InterFilter]), 9 auto
 	// (bicubic when enlarging, area when shrinking, bilinear otherwise), 10
 	// random among 0 to 4.
 	InterMethod int
@@ -82,7 +87,7 @@ type MXNet struct {
 	Mirror, RandMirror bool
 	// MeanImg is the mean image of mean_img, channels first, DataShape's
 	// size, or nil; when set, MeanR, MeanG and MeanB are not used.
-	// [MXNet.Set] reads it from a .npy file of float32.
+	// [Augmenter.Set] reads it from a .npy file of float32 ([ReadMeanImg]).
 	MeanImg []float32
 	// MeanR, MeanG, MeanB and StdR, StdG, StdB are mean_r, mean_g, mean_b
 	// and std_r, std_g, std_b, in 8-bit units: the output is
@@ -96,12 +101,11 @@ type MXNet struct {
 	MaxRandomContrast, MaxRandomIllumination float64
 }
 
-func (MXNet) isStep() {}
-
-// NewMXNet returns MXNet's defaults for an output of channels by height by
-// width: no augmentation, a centred crop, bilinear, mean 0, std 1, scale 1.
-func NewMXNet(channels, height, width int) MXNet {
-	return MXNet{
+// NewAugmenter returns MXNet's defaults for an output of channels by height
+// by width: no augmentation, a centred crop, bilinear, mean 0, std 1, scale
+// 1.
+func NewAugmenter(channels, height, width int) Augmenter {
+	return Augmenter{
 		DataShape: [3]int{channels, height, width},
 		Resize:    -1, CropYStart: -1, CropXStart: -1, Rotate: -1,
 		MaxCropSize: -1, MinCropSize: -1,
@@ -112,124 +116,130 @@ func NewMXNet(channels, height, width int) MXNet {
 	}
 }
 
-// Set sets the parameter name, spelled as MXNet spells it (rand_crop,
-// max_rotate_angle, data_shape as "(3, 224, 224)" or "3,224,224", mean_img
-// as the path of a .npy file of float32 of the data shape, booleans as
-// True/False, true/false or 1/0), to value. It returns an error naming the
-// parameter for an unknown name or a value that does not parse. mean_a and
-// std_a are accepted and ignored: the output has three channels.
-func (m *MXNet) Set(name, value string) error {
-	bad := func(err error) error {
-		return fmt.Errorf("augment.MXNet.Set: %s=%q: %v: %w", name, value, err, ErrConfig)
-	}
-	v := strings.TrimSpace(value)
-	ints := map[string]*int{
-		"resize": &m.Resize, "crop_y_start": &m.CropYStart, "crop_x_start": &m.CropXStart,
-		"max_rotate_angle": &m.MaxRotateAngle, "rotate": &m.Rotate,
-		"max_crop_size": &m.MaxCropSize, "min_crop_size": &m.MinCropSize,
-		"random_h": &m.RandomH, "random_s": &m.RandomS, "random_l": &m.RandomL,
-		"fill_value": &m.FillValue, "inter_method": &m.InterMethod, "pad": &m.Pad,
-	}
-	floats := map[string]*float64{
-		"max_aspect_ratio": &m.MaxAspectRatio, "max_shear_ratio": &m.MaxShearRatio,
-		"max_random_scale": &m.MaxRandomScale, "min_random_scale": &m.MinRandomScale,
-		"max_img_size": &m.MaxImgSize, "min_img_size": &m.MinImgSize,
-		"mean_r": &m.MeanR, "mean_g": &m.MeanG, "mean_b": &m.MeanB,
-		"std_r": &m.StdR, "std_g": &m.StdG, "std_b": &m.StdB, "scale": &m.Scale,
-		"max_random_contrast": &m.MaxRandomContrast, "max_random_illumination": &m.MaxRandomIllumination,
-	}
-	bools := map[string]*bool{"rand_crop": &m.RandCrop, "mirror": &m.Mirror, "rand_mirror": &m.RandMirror}
-	switch {
-	case ints[name] != nil:
-		// MXNet's ints parse from floats too ("-1.0").
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
-			return bad(fmt.Errorf("not an integer"))
-		}
-		*ints[name] = int(f)
-	case floats[name] != nil:
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return bad(err)
-		}
-		*floats[name] = f
-	case bools[name] != nil:
-		switch strings.ToLower(v) {
-		case "true", "1":
-			*bools[name] = true
-		case "false", "0":
-			*bools[name] = false
-		default:
-			return bad(fmt.Errorf("not a boolean"))
-		}
-	case name == "data_shape":
-		parts := strings.Split(strings.Trim(v, "()[] "), ",")
-		if len(parts) != 3 {
-			return bad(fmt.Errorf("want three sizes"))
-		}
-		for i, p := range parts {
-			n, err := strconv.Atoi(strings.TrimSpace(p))
-			if err != nil {
-				return bad(err)
-			}
-			m.DataShape[i] = n
-		}
-	case name == "mean_img":
-		img, err := readMeanImage(v, m.DataShape)
-		if err != nil {
-			return bad(err)
-		}
-		m.MeanImg = img
-	case name == "mean_a" || name == "std_a":
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			return bad(err)
-		}
-	default:
-		return fmt.Errorf("augment.MXNet.Set: unknown parameter %q: %w", name, ErrConfig)
-	}
-	return nil
+// Step returns the augmentation as a step of package augment, a pipeline of
+// its own (augment.New takes it, after an augment.ExifTranspose or alone),
+// writing float32 values: the 8-bit output of augment.Pipeline.ApplyUint8 is
+// not MXNet's, whose contrast, illumination and mean image are float steps
+// drawn per image. Each image draws, from the generator the pipeline is
+// given, MXNet's geometry, then the HLS shift, the mirror, the contrast and
+// the illumination. The step keeps a copy of m, sharing MeanImg, which must
+// not change while it is used. Step panics with a *container.ArgError naming
+// the parameter when a value is out of range, what [Augmenter.Check] returns
+// as an error.
+func (m Augmenter) Step() augment.Affine {
+	m.check().panicAt("mxnet.Augmenter.Step")
+	return augment.Affine{Size: image.Pt(m.DataShape[2], m.DataShape[1]), Draw: m.draw}
 }
 
-func (m *MXNet) check() error {
+// Check returns an error wrapping [ErrParam] that names the first parameter
+// out of range, or of values that do not fit together (a data_shape that is
+// not 3 channels, an inter_method MXNet does not have, a zero std, a
+// min_crop_size above max_crop_size, a mean_img not of data_shape...), and
+// nil when [Augmenter.Step] takes m. A program that takes the parameters
+// from its users calls it, so that their mistakes are errors it reports.
+func (m Augmenter) Check() error { return m.check().err("mxnet.Augmenter.Check") }
+
+// check returns the first parameter out of range, or nil.
+func (m *Augmenter) check() *problem {
 	c, h, w := m.DataShape[0], m.DataShape[1], m.DataShape[2]
+	const cInt = 1 << 31
+	for _, p := range []struct {
+		name string
+		v    int
+	}{
+		{"data_shape height", h}, {"data_shape width", w}, {"resize", m.Resize}, {"crop_y_start", m.CropYStart},
+		{"crop_x_start", m.CropXStart}, {"max_rotate_angle", m.MaxRotateAngle}, {"rotate", m.Rotate},
+		{"max_crop_size", m.MaxCropSize}, {"min_crop_size", m.MinCropSize}, {"random_h", m.RandomH},
+		{"random_s", m.RandomS}, {"random_l", m.RandomL}, {"pad", m.Pad},
+	} {
+		if p.v > cInt || p.v < -cInt {
+			return &problem{p.name, p.v, "at most 2^31 in size (a C int, as MXNet's)"}
+		}
+	}
 	switch {
 	case c != 3:
-		return fmt.Errorf("data_shape %v: the kit decodes RGB, so 3 channels", m.DataShape)
+		return &problem{"data_shape", m.DataShape, "3 channels: the kit decodes RGB"}
 	case h < 1 || w < 1:
-		return fmt.Errorf("data_shape %v: want a positive height and width", m.DataShape)
+		return &problem{"data_shape", m.DataShape, "a positive height and width"}
 	case !(m.InterMethod >= 0 && m.InterMethod <= 4) && m.InterMethod != 9 && m.InterMethod != 10:
-		return fmt.Errorf("inter_method %d: valid values are 0, 1, 2, 3, 4, 9, 10", m.InterMethod)
+		return &problem{"inter_method", m.InterMethod, "0, 1, 2, 3, 4, 9 or 10"}
 	case m.StdR == 0 || m.StdG == 0 || m.StdB == 0:
-		return fmt.Errorf("std_r, std_g, std_b = %v, %v, %v: a zero", m.StdR, m.StdG, m.StdB)
-	case m.MinRandomScale > m.MaxRandomScale || m.MinRandomScale <= 0:
-		return fmt.Errorf("min_random_scale %v, max_random_scale %v: want 0 < min <= max", m.MinRandomScale, m.MaxRandomScale)
-	case m.MaxAspectRatio < 0 || m.MaxAspectRatio >= 1:
-		return fmt.Errorf("max_aspect_ratio %v: want [0, 1)", m.MaxAspectRatio)
-	case m.MaxShearRatio < 0 || m.MaxRotateAngle < 0 || m.Pad < 0:
-		return fmt.Errorf("max_shear_ratio %v, max_rotate_angle %d, pad %d: want >= 0", m.MaxShearRatio, m.MaxRotateAngle, m.Pad)
+		return &problem{"std_r, std_g, std_b", [3]float64{m.StdR, m.StdG, m.StdB}, "no zero"}
+	case !(m.MinRandomScale > 0 && m.MinRandomScale <= m.MaxRandomScale):
+		return &problem{"min_random_scale, max_random_scale", [2]float64{m.MinRandomScale, m.MaxRandomScale}, "0 < min <= max"}
+	case !(m.MaxAspectRatio >= 0 && m.MaxAspectRatio < 1):
+		return &problem{"max_aspect_ratio", m.MaxAspectRatio, "[0, 1)"}
+	case !(m.MaxShearRatio >= 0):
+		return &problem{"max_shear_ratio", m.MaxShearRatio, ">= 0"}
+	case m.MaxRotateAngle < 0:
+		return &problem{"max_rotate_angle", m.MaxRotateAngle, ">= 0"}
+	case m.Pad < 0:
+		return &problem{"pad", m.Pad, ">= 0"}
 	case (m.MaxCropSize != -1 || m.MinCropSize != -1) && !(m.MinCropSize >= 1 && m.MinCropSize <= m.MaxCropSize):
-		return fmt.Errorf("min_crop_size %d, max_crop_size %d: want 1 <= min <= max", m.MinCropSize, m.MaxCropSize)
+		return &problem{"min_crop_size, max_crop_size", [2]int{m.MinCropSize, m.MaxCropSize}, "1 <= min <= max, or both -1"}
 	case m.FillValue < 0 || m.FillValue > 255:
-		return fmt.Errorf("fill_value %d: want [0, 255]", m.FillValue)
+		return &problem{"fill_value", m.FillValue, "[0, 255]"}
 	case m.RandomH < 0 || m.RandomS < 0 || m.RandomL < 0:
-		return fmt.Errorf("random_h, random_s, random_l = %d, %d, %d: want >= 0", m.RandomH, m.RandomS, m.RandomL)
+		return &problem{"random_h, random_s, random_l", [3]int{m.RandomH, m.RandomS, m.RandomL}, ">= 0"}
 	case m.MeanImg != nil && len(m.MeanImg) != c*h*w:
-		return fmt.Errorf("mean_img holds %d values, data_shape %v wants %d", len(m.MeanImg), m.DataShape, c*h*w)
-	case m.MaxImgSize < 1 || m.MinImgSize < 0 || m.MinImgSize > m.MaxImgSize:
-		return fmt.Errorf("min_img_size %v, max_img_size %v: want 0 <= min <= max, max >= 1", m.MinImgSize, m.MaxImgSize)
+		return &problem{"mean_img", fmt.Sprintf("of %d values", len(m.MeanImg)), fmt.Sprintf("%d, data_shape %v", c*h*w, m.DataShape)}
+	case !(m.MaxImgSize >= 1 && m.MinImgSize >= 0 && m.MinImgSize <= m.MaxImgSize):
+		return &problem{"min_img_size, max_img_size", [2]float64{m.MinImgSize, m.MaxImgSize}, "0 <= min <= max, max >= 1"}
+	}
+	for _, v := range []float64{m.MaxShearRatio, m.MaxRandomScale, m.MeanR, m.MeanG, m.MeanB, m.StdR, m.StdG, m.StdB,
+		m.Scale, m.MaxRandomContrast, m.MaxRandomIllumination} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &problem{"max_shear_ratio, max_random_scale, mean_r, mean_g, mean_b, std_r, std_g, std_b, scale, max_random_contrast, max_random_illumination", v, "finite values"}
+		}
 	}
 	return nil
 }
 
-func (m MXNet) outSize() image.Point { return image.Pt(m.DataShape[2], m.DataShape[1]) }
+// InterFilter returns the filter of MXNet's inter_method codes 0 to 4 (0
+// nearest, 1 bilinear, 2 bicubic, 3 area, 4 lanczos4): OpenCV's kernels,
+// augment.CVNearest to augment.CVLanczos4. The codes 9 (auto) and 10
+// (random) choose per image, which [Augmenter] does. It returns false for
+// any other code.
+func InterFilter(code int) (augment.Filter, bool) {
+	switch code {
+	case 0:
+		return augment.CVNearest, true
+	case 1:
+		return augment.CVBilinear, true
+	case 2:
+		return augment.CVBicubic, true
+	case 3:
+		return augment.CVArea, true
+	case 4:
+		return augment.CVLanczos4, true
+	}
+	return 0, false
+}
+
+// interFor is MXNet's GetInterMethod: the filter of a resampling from old to
+// new sizes, drawing from rng for 10.
+func (m *Augmenter) interFor(oldW, oldH, newW, newH float64, rng *rand.Rand) augment.Filter {
+	code := m.InterMethod
+	switch code {
+	case 9:
+		switch {
+		case newW > oldW && newH > oldH:
+			code = 2
+		case newW < oldW && newH < oldH:
+			code = 3
+		default:
+			code = 1
+		}
+	case 10:
+		code = rng.IntN(5)
+	}
+	f, _ := InterFilter(code)
+	return f
+}
 
 // affine is the mapping p -> A p + b of pixel centres (OpenCV's
 // convention: pixel i's centre is at i), as a00, a01, b0, a10, a11, b1.
 type affine [6]float64
-
-func (a affine) apply(x, y float64) (float64, float64) {
-	return a[0]*x + a[1]*y + a[2], a[3]*x + a[4]*y + a[5]
-}
 
 // then returns the mapping that applies a, then n... as composition n∘a:
 // p -> n(a(p)).
@@ -247,32 +257,11 @@ func resizeMap(from, to image.Point) affine {
 	return affine{sx, 0, 0.5*sx - 0.5, 0, sy, 0.5*sy - 0.5}
 }
 
-// interFor is MXNet's GetInterMethod: the filter of a resampling from old to
-// new sizes, drawing from rng for 10.
-func (m *MXNet) interFor(oldW, oldH, newW, newH float64, rng *rand.Rand) Filter {
-	code := m.InterMethod
-	switch code {
-	case 9:
-		switch {
-		case newW > oldW && newH > oldH:
-			code = 2
-		case newW < oldW && newH < oldH:
-			code = 3
-		default:
-			code = 1
-		}
-	case 10:
-		code = rng.IntN(5)
-	}
-	f, _ := MXNetFilter(code)
-	return f
-}
-
 // draw draws one image's augmentation: the geometry (the composed mapping
 // from the output's pixels to the source's, and its filter), then the colour
 // and normalization, in MXNet's order: the HLS shift (with the augmenter),
 // then the mirror, the contrast and the illumination (with the iterator).
-func (m MXNet) draw(src image.Point, rng *rand.Rand, im *AffineImage) error {
+func (m Augmenter) draw(src image.Point, rng *rand.Rand, im *augment.AffineImage) error {
 	// Each step maps its output's pixels to its input's; out2in accumulates
 	// the mapping from the current image to the source.
 	out2in := affine{1, 0, 0, 0, 1, 0}
@@ -324,7 +313,7 @@ func (m MXNet) draw(src image.Point, rng *rand.Rand, im *AffineImage) error {
 		cur = cur.Add(image.Pt(2*m.Pad, 2*m.Pad))
 		warped = true // the padding is fill, as the warp's outside
 	}
-	out := m.outSize()
+	out := image.Pt(m.DataShape[2], m.DataShape[1])
 	// cropped is set when the last step resizes a crop: then, as MXNet
 	// resizes the crop on its own, the taps stop at its edges; a plain crop
 	// of a resized image reads around it.

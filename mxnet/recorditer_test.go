@@ -1,7 +1,6 @@
-package imagedata
+package mxnet
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -18,57 +17,10 @@ import (
 	"github.com/obskit/obskit/recordio"
 )
 
-// packIter writes n image records of the photos (record k holds photo k%4)
-// and their index to a new folder, as im2rec packs them (id = key = k), and
-// returns the .rec's path. With width 1 a record's label is its photo's
-// class in the header (flag 0); with more, the record holds width labels:
-// the class, k, then halves.
-func packIter(t testing.TB, n, width int) string {
-	t.Helper()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "iter.rec")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bw := bufio.NewWriter(f)
-	w := recordio.NewWriter(bw)
-	var ix recordio.Index
-	for k := range n {
-		p := photos[k%len(photos)]
-		h := recordio.Header{Label: p.class, ID: uint64(k)}
-		var labels []float32
-		if width > 1 {
-			labels = []float32{p.class, float32(k)}
-			for len(labels) < width {
-				labels = append(labels, 0.5)
-			}
-		}
-		off, err := w.Write(recordio.Pack(nil, h, labels[:min(len(labels), width)], readFile(t, filepath.Join("testdata/photos", p.path))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ix = append(ix, recordio.Entry{Key: int64(k), Offset: off})
-	}
-	if err := bw.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	idx, err := os.Create(recordio.IndexPath(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	if _, err := ix.WriteTo(idx); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// iterOf returns NewRecordIter's defaults over path, quiet, with the test
+// iterOf returns NewImageRecordIter's defaults over path, quiet, with the test
 // decoder and a data shape that fits the photos.
-func iterOf(path string, batch int) RecordIter {
-	it := NewRecordIter(path, [3]int{3, 16, 24}, batch)
+func iterOf(path string, batch int) ImageRecordIter {
+	it := NewImageRecordIter(path, [3]int{3, 16, 24}, batch)
 	it.Decoder = testDecoder
 	it.Verbose = false
 	return it
@@ -85,7 +37,7 @@ type iterBatch struct {
 	pad    int
 }
 
-func epochOf(t testing.TB, it RecordIter, e int) []iterBatch {
+func epochOf(t testing.TB, it ImageRecordIter, e int) []iterBatch {
 	t.Helper()
 	p, err := it.Provider()
 	if err != nil {
@@ -99,10 +51,10 @@ func epochOf(t testing.TB, it RecordIter, e int) []iterBatch {
 	return out
 }
 
-// TestRecordIter holds each of ImageRecordIter's parameters to its meaning
-// (docs/from-mxnet.md names these tests beside each parameter).
-func TestRecordIter(t *testing.T) {
-	rec := packIter(t, 10, 1)
+// TestImageRecordIter holds each of ImageRecordIter's parameters to its
+// meaning (docs/from-mxnet.md names these tests beside each parameter).
+func TestImageRecordIter(t *testing.T) {
+	rec := packIter(t, 10, 1, nil)
 
 	t.Run("path_imgrec", func(t *testing.T) {
 		it := iterOf(rec, 4)
@@ -119,14 +71,14 @@ func TestRecordIter(t *testing.T) {
 		// Each image is the pipeline of the augmentation over the record's
 		// image, drawn with the loop's generator of its index; the labels
 		// the records'.
-		pipe, err := augment.New(augment.CHW, it.Aug)
+		pipe, err := augment.New(augment.CHW, it.Aug.Step())
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := container.NewObsRand(0, 0)
 		for _, b := range epochOf(t, it, 0) {
 			for k, i := range b.idx {
-				w := wantImage(t, filepath.Join("testdata/photos", photos[i%4].path), pipe, r.For(i))
+				w := wantImage(t, filepath.Join(photosDir, photos[i%4].path), pipe, r.For(i))
 				if !slices.Equal(w, b.data[k*pipe.Len():(k+1)*pipe.Len()]) {
 					t.Errorf("image %d differs from the pipeline's", i)
 				}
@@ -196,8 +148,8 @@ func TestRecordIter(t *testing.T) {
 		if err := it.Set("data_shape", "(1, 10, 12)"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := it.Provider(); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "3 channels") {
-			t.Errorf("a gray data_shape: %v, want ErrParam saying the images have 3 channels", err)
+		if err := it.Check(); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "3 channels") {
+			t.Errorf("a gray data_shape: Check() = %v, want ErrParam saying the images have 3 channels", err)
 		}
 	})
 
@@ -270,14 +222,14 @@ func TestRecordIter(t *testing.T) {
 			if !slices.Equal(got, []int{0, 1, 2, 3}[:len(want)]) {
 				t.Errorf("part %d: indices %v, want the positions of %d records", part, got, len(want))
 			}
-			pipe, err := augment.New(augment.CHW, it.Aug)
+			pipe, err := augment.New(augment.CHW, it.Aug.Step())
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := container.NewObsRand(0, 0)
 			for k, i := range b[0].idx[:4-b[0].pad] {
 				pos := want[i]
-				w := wantImage(t, filepath.Join("testdata/photos", photos[pos%4].path), pipe, r.For(pos))
+				w := wantImage(t, filepath.Join(photosDir, photos[pos%4].path), pipe, r.For(pos))
 				if !slices.Equal(w, b[0].data[k*pipe.Len():(k+1)*pipe.Len()]) {
 					t.Errorf("part %d, index %d: not record %d drawn with the generator of %d", part, i, pos, pos)
 				}
@@ -285,7 +237,7 @@ func TestRecordIter(t *testing.T) {
 		}
 		it := iterOf(rec, 4)
 		it.NumParts, it.PartIndex = 3, 3
-		if _, err := it.Provider(); !errors.Is(err, ErrParam) {
+		if err := it.Check(); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "part_index") {
 			t.Errorf("part_index 3 of 3: %v, want ErrParam", err)
 		}
 	})
@@ -339,7 +291,7 @@ func TestRecordIter(t *testing.T) {
 	})
 
 	t.Run("label_width", func(t *testing.T) {
-		multi := packIter(t, 6, 3)
+		multi := packIter(t, 6, 3, nil)
 		it := iterOf(multi, 2)
 		it.LabelWidth = 3
 		b := epochOf(t, it, 0)
@@ -369,7 +321,7 @@ func TestRecordIter(t *testing.T) {
 			t.Errorf("names %q, %q, want image, class", d, l)
 		}
 		it.LabelName = "image"
-		if _, err := it.Provider(); !errors.Is(err, ErrParam) {
+		if err := it.Check(); !errors.Is(err, ErrParam) {
 			t.Errorf("one name for both: %v, want ErrParam", err)
 		}
 	})
@@ -415,13 +367,13 @@ func TestRecordIter(t *testing.T) {
 				t.Fatalf("Set(%q, %q): %v", name, value, err)
 			}
 		}
-		w := augment.NewMXNet(3, 16, 24)
+		w := NewAugmenter(3, 16, 24)
 		w.RandCrop, w.MaxRotateAngle, w.RandMirror, w.RandomH, w.InterMethod, w.Resize = true, 10, true, 5, 2, 40
 		if diff := cmp.Diff(w, it.Aug); diff != "" {
 			t.Errorf("Aug mismatch (-want +got):\n%s", diff)
 		}
-		if err := it.Set("max_rotate_angle", "ten"); !errors.Is(err, ErrParam) || !errors.Is(err, augment.ErrConfig) {
-			t.Errorf("a bad value: %v, want ErrParam and augment.ErrConfig", err)
+		if err := it.Set("max_rotate_angle", "ten"); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "max_rotate_angle") {
+			t.Errorf("a bad value: %v, want ErrParam naming it", err)
 		}
 	})
 
@@ -438,13 +390,13 @@ func TestRecordIter(t *testing.T) {
 			}
 		}
 		it.Decoder = nil
-		if _, err := it.Provider(); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "Decoder") {
+		if err := it.Check(); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "Decoder") {
 			t.Errorf("no decoder: %v, want ErrParam", err)
 		}
 	})
 }
 
-func mustSet(t testing.TB, it *RecordIter, name, value string) {
+func mustSet(t testing.TB, it *ImageRecordIter, name, value string) {
 	t.Helper()
 	if err := it.Set(name, value); err != nil {
 		t.Fatal(err)
@@ -456,4 +408,74 @@ func abs(x float32) float32 {
 		return -x
 	}
 	return x
+}
+
+// TestImageRecordIterCheck: each parameter out of range, set as a program
+// sets a field, panics in Provider with a *container.ArgError of
+// mxnet.ImageRecordIter.Provider naming it, before any file is opened; Check
+// returns the same as an error wrapping ErrParam, and nil for MXNet's
+// defaults with a decoder.
+func TestImageRecordIterCheck(t *testing.T) {
+	def := iterOf(filepath.Join(t.TempDir(), "none.rec"), 4)
+	if err := def.Check(); err != nil {
+		t.Fatalf("MXNet's defaults: %v", err)
+	}
+	for _, c := range []struct {
+		param string
+		set   func(it *ImageRecordIter)
+	}{
+		{"path_imgrec", func(it *ImageRecordIter) { it.PathImgrec = "" }},
+		{"batch_size", func(it *ImageRecordIter) { it.BatchSize = 0 }},
+		{"label_width", func(it *ImageRecordIter) { it.LabelWidth = 0 }},
+		{"num_parts", func(it *ImageRecordIter) { it.NumParts = 0 }},
+		{"part_index", func(it *ImageRecordIter) { it.PartIndex = -1 }},
+		{"part_index", func(it *ImageRecordIter) { it.NumParts, it.PartIndex = 2, 2 }},
+		{"prefetch_buffer", func(it *ImageRecordIter) { it.PrefetchBuffer = -1 }},
+		{"preprocess_threads", func(it *ImageRecordIter) { it.PreprocessThreads = 0 }},
+		{"data_name", func(it *ImageRecordIter) { it.DataName = "" }},
+		{"label_name", func(it *ImageRecordIter) { it.LabelName = it.DataName }},
+		{"Decoder", func(it *ImageRecordIter) { it.Decoder = nil }},
+		{"inter_method", func(it *ImageRecordIter) { it.Aug.InterMethod = 7 }},
+		{"data_shape", func(it *ImageRecordIter) { it.Aug.DataShape[0] = 4 }},
+	} {
+		it := def
+		c.set(&it)
+		if err := it.Check(); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), c.param) {
+			t.Errorf("%s: Check() = %v, want an error wrapping ErrParam naming it", c.param, err)
+		}
+		var ae *container.ArgError
+		v := recovered(func() { _, _ = it.Provider() })
+		if !isArgError(v, &ae) || ae.Op != "mxnet.ImageRecordIter.Provider" || !strings.Contains(ae.Arg, c.param) {
+			t.Errorf("%s: Provider panicked with %v, want a *container.ArgError of mxnet.ImageRecordIter.Provider naming it", c.param, v)
+		}
+	}
+	// A file that is missing is the file's error, not a panic.
+	if _, err := def.Provider(); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestImageRecordIterSetValues: Set parses MXNet's spellings (ints from
+// floats, seeds beyond int32 and negative, booleans of every case) and
+// refuses what does not parse, naming the parameter, leaving the field.
+func TestImageRecordIterSetValues(t *testing.T) {
+	it := iterOf("x.rec", 1)
+	for _, kv := range [][2]string{{"batch_size", "32.0"}, {"seed", "18446744073709551615"}, {"shuffle", "TRUE"}, {"round_batch", "0"}, {"path_imgidx", " x.idx "}} {
+		mustSet(t, &it, kv[0], kv[1])
+	}
+	if it.BatchSize != 32 || it.Seed != 1<<64-1 || !it.Shuffle || it.RoundBatch || it.PathImgidx != "x.idx" {
+		t.Errorf("after Set: %+v", it)
+	}
+	mustSet(t, &it, "seed", "-1")
+	if it.Seed != 1<<64-1 {
+		t.Errorf("seed -1: %d, want 2^64-1 (modulo 2^64)", it.Seed)
+	}
+	for _, kv := range [][2]string{{"batch_size", "32.5"}, {"batch_size", "1e12"}, {"seed", "x"}, {"num_parts", ""}, {"verbose", "yes"}} {
+		if err := it.Set(kv[0], kv[1]); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), kv[0]) {
+			t.Errorf("Set(%q, %q) = %v, want ErrParam naming it", kv[0], kv[1], err)
+		}
+	}
+	if it.BatchSize != 32 {
+		t.Errorf("a refused batch_size changed the field to %d", it.BatchSize)
+	}
 }
