@@ -7,13 +7,13 @@ import (
 	"os"
 )
 
-// The sentinels every file-format package of the kit shares (npy, idx, and the
-// packages to come: recordio, images, Arrow, Parquet). Each package re-exports
-// them under the same names (var ErrType = fileio.ErrType), so that npy.ErrType,
-// idx.ErrType and the others are one value: errors.Is(err, npy.ErrType) holds for
-// an idx error too, and a program that reads several formats tests once. A
-// package defines its own sentinel only for what names its format, such as its
-// ErrFormat ("malformed .npy file").
+// The sentinels every file-format package of the kit shares. A package
+// re-exports those it returns under the same names (var ErrType =
+// fileio.ErrType), so that npy.ErrType, idx.ErrType and the others are one
+// value: errors.Is(err, npy.ErrType) holds for an idx error too, and a program
+// that reads several formats tests once. A package defines its own sentinel
+// only for what names its format, such as its ErrFormat ("malformed .npy
+// file").
 var (
 	// ErrType is wrapped by the error of a typed reader asked for an element
 	// type other than the file's (Open[float64] on a float32 file); the message

@@ -17,12 +17,12 @@ var (
 	ErrFormat = errors.New("malformed RecordIO file")
 	// ErrTooLarge is wrapped by the error of writing a record of 2^29 bytes or
 	// more, which the format cannot hold (dmlc-core refuses them too). It is
-	// the kit's one ErrTooLarge of file formats (internal/fileio's).
+	// the kit's one ErrTooLarge of file formats (fileio's).
 	ErrTooLarge = fileio.ErrTooLarge
 	// ErrFault is wrapped by the value a read of a memory-mapped [File]
 	// panics with when the memory faults: the file was truncated after [Open]
 	// (or its storage failed), so the pages of the record no longer exist. It
-	// is the kit's one ErrFault of file formats (internal/fileio's).
+	// is the kit's one ErrFault of file formats (fileio's).
 	ErrFault = fileio.ErrFault
 )
 

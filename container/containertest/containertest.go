@@ -1,13 +1,30 @@
-// Package containertest is the conformance checker every container type in obskit
-// passes: Nobs, GetObs and GetObsInto agree; out-of-range indices panic with an
-// *container.IndexError naming the index and the count; index lists may be empty,
-// reversed, shuffled and repeated; buffers are reused without corrupting results;
-// concurrent readers do not interfere; GetObsInto leaves the index list as it
-// found it; an IndexView's mapped index leads to the same observation; a Random
+// Package containertest checks that a container keeps the contract of package
+// container, as testing/fstest checks an fs.FS: every container type of the
+// kit passes it, in this module and in the others (columnar's columns), and a
+// container written outside the kit can be held to the same rules in its own
+// tests:
+//
+//	func TestTable(t *testing.T) {
+//		containertest.Run(t, container.AsBatched(table), containertest.SliceConfig[Row]())
+//	}
+//
+// [Run] checks that Nobs, GetObs and GetObsInto agree; that out-of-range
+// indices panic with a *container.IndexError naming the index and the count;
+// that index lists may be empty, reversed, shuffled and repeated; that buffers
+// are reused without corrupting results; that concurrent readers do not
+// interfere; that GetObsInto leaves the index list as it found it; that an
+// IndexView's mapped index leads to the same observation; that a Random
 // container's draws agree between GetObsRand and GetObsRandInto and are its
-// GetObs and GetObsInto with the zero ObsRand; an Encoded container's
+// GetObs and GetObsInto with the zero ObsRand; and that an Encoded container's
 // AppendObs appends GetObs's bytes to a caller's buffer, from several
-// goroutines at once, and panics as GetObs does out of range.
+// goroutines at once, and panics as GetObs does out of range. A [Config] says
+// how to look inside a batch.
+//
+// The containers [Counting], [Blobs] and [Draws] count how they are read, so
+// that the tests of a wrapper (a view, a loop) show that it reaches its
+// source's fast paths (one GetObsInto per batch, AppendObs, the randomness of
+// a Random container) rather than reading observation by observation;
+// [CheckPassesEncoded] checks that a wrapper passes the Encoded ability on.
 package containertest
 
 import (

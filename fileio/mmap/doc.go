@@ -1,5 +1,19 @@
-// Package mmap maps files into memory as the storage of arrays, and ties the life
-// of each mapping to the arrays that view it.
+// Package mmap maps files into memory as the storage of arrays, ties the life
+// of each mapping to the arrays that view it, and turns a fault in a mapping
+// into an error that names the file and the offset. The kit's file-format
+// packages (npy, idx, recordio, and the Arrow and Parquet readers of the
+// columnar module) map their files with it; a format package kept in another
+// module uses it the same way:
+//
+//	r, err := mmap.Map(f, size, "myformat", myformat.ErrFault)
+//	...
+//	a, err := arraycontainer.New(elems, shape, obsdim.First) // elems view r.Bytes()
+//	...
+//	mmap.Attach(a, r) // r lives while a or any view of it is reachable
+//
+// and brackets its own reads of the mapping with
+//
+//	defer r.Recover(r.Guard())
 //
 // # Lifetime
 //
@@ -10,8 +24,9 @@
 // [Region] holds a pointer to it (the one field arraycontainer.Array keeps for
 // this, set through [Attach]), and a cleanup attached with runtime.AddCleanup
 // unmaps the region once the Region, and so every array viewing it, is
-// unreachable. npy and idx Close only drop their own reference. [Live] counts the
-// mappings not yet released, for tests.
+// unreachable. npy and idx Close only drop their own reference. [Region.Release]
+// unmaps at once, for a reader that fails before any array views the region.
+// [Live] counts the mappings not yet released, for tests.
 //
 // A plain slice of the mapped memory does not hold the Region: arraycontainer
 // copies where it would hand one out (Array.Scalars), and documents the one it
@@ -24,6 +39,15 @@
 // a fatal error. [Region.Guard] and [Region.Recover] bracket the kit's own reads
 // and writes of a region: runtime/debug.SetPanicOnFault for the current
 // goroutine, and a recovered fault inside the region becomes a panic with a
-// [*FaultError] naming the file and the offset. Reads a caller makes through
-// Array.Data are not guarded.
+// [*FaultError] naming the file and the offset, which wraps the package's
+// sentinel (ErrFault, the same value in every format: fileio.ErrFault);
+// [Region.RecoverError] returns it instead, from a function that returns an
+// error. Reads a caller makes through Array.Data are not guarded.
+//
+// # Platforms
+//
+// On Unix the mapping is private and writable (copy-on-write): writes through an
+// array change private copies of the touched pages and never the file.
+// Elsewhere [Map] reads the file into Go memory ([Mapping] says which), and
+// nothing faults.
 package mmap

@@ -14,7 +14,7 @@ import (
 // TestOnlyPipelineStartsGoroutines holds the kit to its rule that every goroutine
 // it starts is started here: it parses every non-test Go file of the library
 // module (the nested modules, which hold the commands, benchmarks and guide, are
-// not the library; internal/containertest is test support, whose concurrency
+// not the library; container/containertest is test support, whose concurrency
 // checks read a container from several goroutines) and fails on a go statement
 // outside this package.
 func TestOnlyPipelineStartsGoroutines(t *testing.T) {
@@ -41,7 +41,7 @@ func TestOnlyPipelineStartsGoroutines(t *testing.T) {
 			return nil
 		}
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.Dir(path) == here ||
-			filepath.Dir(path) == filepath.Join(root, "internal", "containertest") {
+			filepath.Dir(path) == filepath.Join(root, "container", "containertest") {
 			return nil
 		}
 		files++
