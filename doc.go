@@ -44,11 +44,15 @@
 //   - imagedata: image data sets as labeled containers of encoded images: a
 //     folder per class (torchvision's ImageFolder), an im2rec list with its root,
 //     a RecordIO file of image records; decoded and augmented into the loop's
-//     float32 batches (Decode); MXNet's ImageRecordIter as a provider
-//     (RecordIter).
-//   - augment: torchvision's transforms and MXNet's ImageRecordIter
-//     augmentation, fused into one pipeline that decodes only the crop and writes
-//     float32 CHW or HWC into a slot of the batch.
+//     float32 batches (Decode).
+//   - augment: torchvision's transforms, and affine augmentations drawn per
+//     image (Affine), fused into one pipeline that decodes only the crop and
+//     writes float32 (or 8-bit) CHW or HWC into a slot of the batch; it reads
+//     no files.
+//   - mxnet: compatibility with MXNet's image input, above imagedata, augment
+//     and the loops: ImageRecordIter as a provider, its augmenter as an augment
+//     step (Augmenter) and its mean image file, with MXNet's parameter names
+//     and defaults.
 //   - columnar/arrowipc and columnar/parquet (a module of their own, with
 //     package columnar): Arrow IPC files and streams memory-mapped as zero-copy
 //     containers, and Parquet tables (one file or many) decoded a row group at a
