@@ -71,10 +71,7 @@ func TestAffine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	run := func(im AffineImage, layout Layout) []float32 {
 		t.Helper()
-		p, err := New(layout, fixed(size, im))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := New(layout, fixed(size, im))
 		out := make([]float32, p.Len())
 		if err := p.ApplyRGB(out, src, rng); err != nil {
 			t.Fatal(err)
@@ -187,14 +184,11 @@ func TestAffine(t *testing.T) {
 
 // TestAffineErrors: a Draw's error is Apply's, naming the image; a Draw that
 // gives a mapping that is not finite, a filter not of the package or a mean
-// image of the wrong size panics with a *container.ArgError; New refuses an
-// Affine step with another geometry, with no Draw or of no size.
+// image of the wrong size panics with a *container.ArgError; New panics with
+// one for an Affine step with another geometry, with no Draw or of no size.
 func TestAffineErrors(t *testing.T) {
 	src := rgbOf(loadPNG(t, "small.png")) // 40x30
-	p, err := New(CHW, cropStep(image.Pt(8, 8), 50, 60))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := New(CHW, cropStep(image.Pt(8, 8), 50, 60))
 	rng := rand.New(rand.NewPCG(1, 2))
 	if err := p.ApplyRGB(make([]float32, p.Len()), src, rng); !errors.Is(err, errTestSmall) {
 		t.Errorf("ApplyRGB: %v, want the Draw's error", err)
@@ -209,10 +203,7 @@ func TestAffineErrors(t *testing.T) {
 		"len(MeanImage)": {Map: identity.Map, MeanImage: make([]float32, 5)},
 		"Map (infinite)": {Map: [6]float64{math.Inf(1), 0, 0, 0, 1, 0}},
 	} {
-		p, err := New(CHW, fixed(image.Pt(4, 4), im))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := New(CHW, fixed(image.Pt(4, 4), im))
 		v := recovered(func() { _ = p.ApplyRGB(make([]float32, p.Len()), src, rng) })
 		ae, ok := v.(*container.ArgError)
 		if !ok || ae.Op != "augment.Affine.Draw" || !strings.HasPrefix(name, ae.Arg) {
@@ -226,12 +217,13 @@ func TestAffineErrors(t *testing.T) {
 		"no Draw":          {Affine{Size: image.Pt(8, 8)}},
 		"no size":          {Affine{Draw: step.Draw}},
 	} {
-		if _, err := New(CHW, steps...); !errors.Is(err, ErrConfig) {
-			t.Errorf("%s: New = %v, want ErrConfig", name, err)
+		v := recovered(func() { New(CHW, steps...) })
+		if ae, ok := v.(*container.ArgError); !ok || ae.Op != "augment.New" {
+			t.Errorf("%s: New panicked with %v, want a *container.ArgError of augment.New", name, v)
 		}
 	}
-	if _, err := New(CHW, ExifTranspose{}, step); err != nil {
-		t.Errorf("ExifTranspose, Affine: %v", err)
+	if v := recovered(func() { New(CHW, ExifTranspose{}, step) }); v != nil {
+		t.Errorf("ExifTranspose, Affine: New panicked with %v", v)
 	}
 }
 

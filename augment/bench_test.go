@@ -70,14 +70,8 @@ import (
 // parts are long enough to have a steady state: 4 batches).
 func BenchmarkImages(b *testing.B) {
 	set := benchImageSet(b)
-	p, err := augment.New(augment.CHW, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p8hwc, err := augment.New(augment.HWC, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := augment.New(augment.CHW, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
+	p8hwc := augment.New(augment.HWC, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
 	fast, slow := benchDecoders()
 	timed := &timedDecoder{Decoder: fast}
 	all, goSet := benchParts(set), benchParts(set[:benchGoN])

@@ -35,10 +35,7 @@ func TestApplyBombs(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			bombtest.Capped(t, func(t *testing.T) {
 				for pname, steps := range pipelines {
-					p, err := New(CHW, steps...)
-					if err != nil {
-						t.Fatal(err)
-					}
+					p := New(CHW, steps...)
 					dst := make([]float32, p.Len())
 					for dname, dec := range decoders {
 						err := p.Apply(dst, dec, b.Name, b.Data, rand.New(rand.NewPCG(1, 2)))

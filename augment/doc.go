@@ -10,12 +10,12 @@
 // [New] takes the steps in the order torchvision's Compose would apply them
 // and returns a [Pipeline]:
 //
-//	train, err := augment.New(augment.CHW,
+//	train := augment.New(augment.CHW,
 //		augment.RandomResizedCrop{Size: image.Pt(224, 224)},
 //		augment.RandomHorizontalFlip{},
 //		augment.ImageNet) // Normalize with ImageNet's mean and std
 //
-//	eval, err := augment.New(augment.CHW,
+//	eval := augment.New(augment.CHW,
 //		augment.Resize{Size: 256},
 //		augment.CenterCrop{Size: image.Pt(224, 224)},
 //		augment.ImageNet)

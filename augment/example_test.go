@@ -15,13 +15,10 @@ import (
 // The training transform of torchvision's ImageNet recipe, applied to one
 // JPEG into a slot of a batch: only the crop is decoded.
 func ExampleNew() {
-	train, err := augment.New(augment.CHW,
+	train := augment.New(augment.CHW,
 		augment.RandomResizedCrop{Size: image.Pt(224, 224)},
 		augment.RandomHorizontalFlip{},
 		augment.ImageNet)
-	if err != nil {
-		panic(err)
-	}
 	data, err := os.ReadFile("testdata/chelsea_q95_444.jpg")
 	if err != nil {
 		panic(err)
@@ -42,13 +39,10 @@ func ExampleNew() {
 // Normalize, here on decoded pixels (a grey image). A pixel of 128 becomes
 // (128/255 - mean) / std in every channel.
 func ExamplePipeline_ApplyRGB() {
-	eval, err := augment.New(augment.HWC,
+	eval := augment.New(augment.HWC,
 		augment.Resize{Size: 256},
 		augment.CenterCrop{Size: image.Pt(224, 224)},
 		augment.ImageNet)
-	if err != nil {
-		panic(err)
-	}
 	img := imagecodec.NewRGB(image.Rect(0, 0, 500, 375))
 	for i := range img.Pix {
 		img.Pix[i] = 128
@@ -96,10 +90,7 @@ func ExampleAffine() {
 		im.Mean = [3]float32{123.68, 116.28, 103.53}
 		return nil
 	}}
-	p, err := augment.New(augment.CHW, rotate)
-	if err != nil {
-		panic(err)
-	}
+	p := augment.New(augment.CHW, rotate)
 	data, err := os.ReadFile("testdata/chelsea_q95_444.jpg")
 	if err != nil {
 		panic(err)

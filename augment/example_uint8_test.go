@@ -19,10 +19,7 @@ func ExamplePipeline_ApplyRGBUint8() {
 		0, 0, 0, 10, 20, 30, 40, 50, 60, 0, 0, 0,
 		0, 0, 0, 70, 80, 90, 100, 110, 120, 0, 0, 0,
 	}}
-	p, err := augment.New(augment.HWC, augment.CenterCrop{Size: image.Pt(2, 2)}, augment.RandomHorizontalFlip{P: 1})
-	if err != nil {
-		log.Fatal(err)
-	}
+	p := augment.New(augment.HWC, augment.CenterCrop{Size: image.Pt(2, 2)}, augment.RandomHorizontalFlip{P: 1})
 	pixels := make([]uint8, p.Len())
 	if err := p.ApplyRGBUint8(pixels, img, rand.New(rand.NewPCG(1, 2))); err != nil {
 		log.Fatal(err)

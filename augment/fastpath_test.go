@@ -76,16 +76,10 @@ func TestCropDecode(t *testing.T) {
 	full := loadPNG(t, "chelsea.png")
 	whole := rgbOf(full)
 	dec := newMemDecoder(full, 1)
-	eval, err := New(CHW, Resize{Size: 50}, CenterCrop{Size: image.Pt(40, 30)}, ImageNet)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eval := New(CHW, Resize{Size: 50}, CenterCrop{Size: image.Pt(40, 30)}, ImageNet)
 	var ps []*Pipeline
 	for _, m := range []Affine{warpStep(image.Pt(50, 40)), cropStep(image.Pt(50, 40), 60, 110)} {
-		p, err := New(HWC, m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := New(HWC, m)
 		ps = append(ps, p)
 	}
 	for _, p := range append(ps, trainPipeline(t, CHW, 0.5, ColorJitter{Contrast: 0.5}), eval) {
@@ -126,10 +120,7 @@ func TestScaledDecode(t *testing.T) {
 	whole := rgbOf(full)
 	dec := newMemDecoder(full, 8)
 	const ow, oh = 12, 9
-	p, err := New(HWC, RandomResizedCrop{Size: image.Pt(ow, oh), Scale: [2]float64{0.1, 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := New(HWC, RandomResizedCrop{Size: image.Pt(ow, oh), Scale: [2]float64{0.1, 1}})
 	a, b := make([]float32, p.Len()), make([]float32, p.Len())
 	worst, bias, count := map[float64]float64{}, map[float64]float64{}, map[float64]int{}
 	for seed := range uint64(300) {
@@ -208,10 +199,7 @@ func TestTurboScaled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(CHW, RandomResizedCrop{Size: image.Pt(48, 40)}, RandomHorizontalFlip{}, ImageNet)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := New(CHW, RandomResizedCrop{Size: image.Pt(48, 40)}, RandomHorizontalFlip{}, ImageNet)
 	scales := map[float64]int{}
 	counting := countScales{dec, scales, new(float64)}
 	a, b := make([]float32, p.Len()), make([]float32, p.Len())

@@ -1,7 +1,6 @@
 package augment
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	"math/rand/v2"
@@ -9,12 +8,6 @@ import (
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/internal/freelist"
-)
-
-var (
-	// ErrConfig is wrapped by the errors of [New] for steps that do not make a
-	// pipeline.
-	ErrConfig = errors.New("invalid pipeline")
 )
 
 // A Pipeline decodes an image and augments it into one float32 slot of a
@@ -66,7 +59,7 @@ type geomPlan struct {
 // New returns the pipeline of steps, in the order torchvision's Compose would
 // apply them, writing its floats in layout:
 //
-//	p, err := augment.New(augment.CHW,
+//	p := augment.New(augment.CHW,
 //		augment.RandomResizedCrop{Size: image.Pt(224, 224)},
 //		augment.RandomHorizontalFlip{},
 //		augment.ImageNet)
@@ -77,15 +70,20 @@ type geomPlan struct {
 // order; then at most one [Normalize], last. [Affine] is a pipeline on its
 // own: its step may follow an ExifTranspose and nothing else. Every output
 // has the same size, so that it fills a batch's slot: a [Resize] needs a
-// [CenterCrop] after it. New returns an error wrapping [ErrConfig] that names
-// the step at fault otherwise, or for a step's own bad values.
-func New(layout Layout, steps ...Step) (*Pipeline, error) {
-	if layout != CHW && layout != HWC {
-		return nil, fmt.Errorf("augment.New: layout %v: %w", layout, ErrConfig)
-	}
+// [CenterCrop] after it.
+//
+// Steps are a program's values: New panics with a *container.ArgError that
+// names the step at fault when the steps do not make a pipeline or a step's
+// values are out of range (a size below 1x1, a zero std, a probability
+// outside [0, 1]...), as for any bad argument. A program that builds steps
+// from its users' input checks that input first, as obskit image eval does
+// with its flags.
+func New(layout Layout, steps ...Step) *Pipeline {
+	const op = "augment.New"
+	container.CheckArg(layout == CHW || layout == HWC, op, "layout", layout, "CHW or HWC")
 	p := &Pipeline{layout: layout}
-	bad := func(i int, format string, args ...any) error {
-		return fmt.Errorf("augment.New: step %d (%T): %s: %w", i, steps[i], fmt.Sprintf(format, args...), ErrConfig)
+	bad := func(i int, format string, args ...any) {
+		panic(&container.ArgError{Op: op, Arg: fmt.Sprintf("step %d", i), Value: fmt.Sprintf("%T%+v", steps[i], steps[i]), Want: fmt.Sprintf(format, args...)})
 	}
 	var (
 		resize   *Resize
@@ -94,38 +92,38 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 	)
 	for i, s := range steps {
 		if norm != nil {
-			return nil, bad(i, "no step may follow Normalize")
+			bad(i, "no step after Normalize, the last")
 		}
 		geomDone := p.geom != nil
 		switch s := s.(type) {
 		case ExifTranspose:
 			if i != 0 {
-				return nil, bad(i, "ExifTranspose must be the first step")
+				bad(i, "ExifTranspose as the first step")
 			}
 			p.orient = true
 		case RandomResizedCrop:
 			if geomDone || resize != nil {
-				return nil, bad(i, "a pipeline has one geometry")
+				bad(i, "one geometry in a pipeline")
 			}
 			s = s.withDefaults()
 			if err := s.check(); err != nil {
-				return nil, bad(i, "%v", err)
+				bad(i, "%v", err)
 			}
 			p.geom = s
 		case Resize:
 			if geomDone || resize != nil {
-				return nil, bad(i, "a pipeline has one geometry")
+				bad(i, "one geometry in a pipeline")
 			}
 			if s.Size < 1 || s.Filter >= numFilters {
-				return nil, bad(i, "size %d, filter %v: want a size >= 1 and a filter of this package", s.Size, s.Filter)
+				bad(i, "a size >= 1 and a filter of this package")
 			}
 			resize = &s
 		case CenterCrop:
 			if geomDone {
-				return nil, bad(i, "a pipeline has one geometry")
+				bad(i, "one geometry in a pipeline")
 			}
 			if s.Size.X < 1 || s.Size.Y < 1 {
-				return nil, bad(i, "size %v, want at least 1x1", s.Size)
+				bad(i, "a size of at least 1x1")
 			}
 			g := centerCrop{crop: s.Size}
 			if resize != nil {
@@ -134,21 +132,21 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 			p.geom = g
 		case ColorJitter:
 			if !geomDone {
-				return nil, bad(i, "the geometry comes first")
+				bad(i, "the geometry first")
 			}
 			if err := s.check(); err != nil {
-				return nil, bad(i, "%v", err)
+				bad(i, "%v", err)
 			}
 			p.colors = append(p.colors, s)
 		case RandomHorizontalFlip:
 			if !geomDone {
-				return nil, bad(i, "the geometry comes first")
+				bad(i, "the geometry first")
 			}
 			if flipSeen {
-				return nil, bad(i, "one flip is enough")
+				bad(i, "one flip in a pipeline")
 			}
 			if !(0 <= s.P && s.P <= 1) {
-				return nil, bad(i, "probability %v, want [0, 1]", s.P)
+				bad(i, "a probability in [0, 1]")
 			}
 			flipSeen, p.flip = true, s.P
 			if p.flip == 0 {
@@ -156,31 +154,31 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 			}
 		case Affine:
 			if geomDone || resize != nil || len(steps) > i+1 {
-				return nil, bad(i, "Affine is a pipeline of its own: only ExifTranspose may come with it")
+				bad(i, "Affine as a pipeline of its own: only an ExifTranspose before it")
 			}
 			if s.Size.X < 1 || s.Size.Y < 1 || s.Draw == nil {
-				return nil, bad(i, "size %v, Draw %p: want at least 1x1 and a Draw function", s.Size, s.Draw)
+				bad(i, "a size of at least 1x1 and a Draw function")
 			}
 			p.geom, p.drawn = s, true
 		case Normalize:
 			if !geomDone {
-				return nil, bad(i, "the geometry comes first")
+				bad(i, "the geometry first")
 			}
 			for c := range 3 {
 				if s.Std[c] == 0 {
-					return nil, bad(i, "std %v has a zero", s.Std)
+					bad(i, "a std without a zero")
 				}
 			}
 			norm = &s
 		default:
-			return nil, bad(i, "not a step of this package")
+			bad(i, "a step of this package")
 		}
 	}
 	if p.geom == nil {
 		if resize != nil {
-			return nil, fmt.Errorf("augment.New: Resize gives every image its own size, add a CenterCrop after it: %w", ErrConfig)
+			panic(&container.ArgError{Op: op, Arg: "steps", Value: fmt.Sprintf("%+v", steps), Want: "a CenterCrop after Resize: Resize gives every image its own size"})
 		}
-		return nil, fmt.Errorf("augment.New: no geometry step (RandomResizedCrop, Resize and CenterCrop, CenterCrop, Affine): %w", ErrConfig)
+		panic(&container.ArgError{Op: op, Arg: "steps", Value: fmt.Sprintf("%+v", steps), Want: "a geometry step (RandomResizedCrop, Resize and CenterCrop, CenterCrop, Affine)"})
 	}
 	if norm != nil {
 		torchLUT(&p.lut, &norm.Mean, &norm.Std)
@@ -188,7 +186,7 @@ func New(layout Layout, steps ...Step) (*Pipeline, error) {
 		torchLUT(&p.lut, nil, nil)
 	}
 	p.size = p.geom.outSize()
-	return p, nil
+	return p
 }
 
 // Shape returns the shape of one output: channels, height, width for CHW;

@@ -41,10 +41,7 @@ func TestEvalTorchvision(t *testing.T) {
 			if c.Mean != nil {
 				norm = &Normalize{Mean: *c.Mean, Std: *c.Std}
 			}
-			p, err := New(CHW, evalSteps(c.Resize, image.Pt(c.Crop[1], c.Crop[0]), norm)...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := New(CHW, evalSteps(c.Resize, image.Pt(c.Crop[1], c.Crop[0]), norm)...)
 			got := make([]float32, p.Len())
 			if err := p.ApplyRGB(got, rgbOf(loadPNG(t, c.Src)), rng); err != nil {
 				t.Fatal(err)
@@ -84,10 +81,7 @@ func testEvalJPEG(t *testing.T, dec imagecodec.Decoder, exact bool) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := New(HWC, evalSteps(c.Resize, image.Pt(c.Crop[1], c.Crop[0]), nil)...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := New(HWC, evalSteps(c.Resize, image.Pt(c.Crop[1], c.Crop[0]), nil)...)
 			got := make([]float32, p.Len())
 			if err := p.Apply(got, dec, c.Src, data, rng); err != nil {
 				t.Fatal(err)
@@ -115,8 +109,8 @@ func testEvalJPEG(t *testing.T, dec imagecodec.Decoder, exact bool) {
 	}
 }
 
-// TestNewErrors checks that New refuses what is not a pipeline, naming the
-// step.
+// TestNewErrors checks that New panics with a *container.ArgError for what is
+// not a pipeline, naming the step.
 func TestNewErrors(t *testing.T) {
 	rrc := RandomResizedCrop{Size: image.Pt(8, 8)}
 	for _, tc := range []struct {
@@ -137,11 +131,12 @@ func TestNewErrors(t *testing.T) {
 		{"two flips", []Step{rrc, RandomHorizontalFlip{}, RandomHorizontalFlip{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := New(CHW, tc.steps...)
-			if !errors.Is(err, ErrConfig) {
-				t.Fatalf("New() = %v, %v; want an error wrapping ErrConfig", p, err)
+			v := recovered(func() { New(CHW, tc.steps...) })
+			ae, ok := v.(*container.ArgError)
+			if !ok || ae.Op != "augment.New" {
+				t.Fatalf("New() panicked with %v; want a *container.ArgError of augment.New", v)
 			}
-			t.Log(err)
+			t.Log(ae)
 		})
 	}
 }

@@ -1,9 +1,9 @@
 package augment
 
 import (
-	"fmt"
 	"math/rand/v2"
 
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/imagecodec"
 )
 
@@ -17,14 +17,13 @@ import (
 // write; the float32 value Apply would write for pixel value v of channel c
 // is (float32(v)/255 - Mean[c]) / Std[c], computed in float32, bit for bit.
 //
-// It returns Apply's errors, and one wrapping [ErrConfig] for an [Affine]
-// pipeline, whose values are a linear map drawn per image (MXNet's contrast,
-// illumination and mean image, package mxnet's). It panics as Apply does.
+// It returns Apply's errors. It panics as Apply does, and with a
+// *container.ArgError for an [Affine] pipeline, whose values are a linear
+// map drawn per image (MXNet's contrast, illumination and mean image, package
+// mxnet's), written as float32 only.
 func (p *Pipeline) ApplyUint8(dst []uint8, dec imagecodec.Decoder, name string, data []byte, rng *rand.Rand) error {
 	p.checkArgs("augment.Pipeline.ApplyUint8", len(dst), rng)
-	if p.drawn {
-		return errAffineUint8
-	}
+	p.checkUint8("augment.Pipeline.ApplyUint8")
 	return p.apply(output{b: dst}, dec, name, data, rng)
 }
 
@@ -32,13 +31,14 @@ func (p *Pipeline) ApplyUint8(dst []uint8, dec imagecodec.Decoder, name string, 
 // [Pipeline.ApplyUint8] is Apply's.
 func (p *Pipeline) ApplyRGBUint8(dst []uint8, img *imagecodec.RGB, rng *rand.Rand) error {
 	p.checkArgs("augment.Pipeline.ApplyRGBUint8", len(dst), rng)
-	if p.drawn {
-		return errAffineUint8
-	}
+	p.checkUint8("augment.Pipeline.ApplyRGBUint8")
 	return p.applyRGB(output{b: dst}, img, rng)
 }
 
-var errAffineUint8 = fmt.Errorf("augment: an Affine pipeline writes float32 only (its values are a linear map drawn per image): %w", ErrConfig)
+// checkUint8 panics when the pipeline writes float32 only.
+func (p *Pipeline) checkUint8(op string) {
+	container.CheckArg(!p.drawn, op, "pipeline", "an Affine pipeline", "a pipeline of torchvision's steps: an Affine step's values are drawn per image and written as float32 only")
+}
 
 // rowAt8 is rowAt for the 8-bit output: the pixels px of row y from column x0,
 // in the layout, mirrored with flip.

@@ -1,11 +1,11 @@
 package augment
 
 import (
-	"errors"
 	"image"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/imagecodec"
 )
 
@@ -30,10 +30,7 @@ func TestUint8MatchesFloat(t *testing.T) {
 	}
 	for name, steps := range cases {
 		for _, layout := range []Layout{CHW, HWC} {
-			p, err := New(layout, steps...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := New(layout, steps...)
 			mean, std := [3]float32{}, [3]float32{1, 1, 1}
 			if n, ok := steps[len(steps)-1].(Normalize); ok {
 				mean, std = n.Mean, n.Std
@@ -72,28 +69,28 @@ func TestUint8MatchesFloat(t *testing.T) {
 	}
 }
 
-// TestUint8Errors: an Affine pipeline refuses 8-bit output with ErrConfig; a
-// slot of the wrong length panics naming ApplyUint8.
+// TestUint8Errors: 8-bit output from an Affine pipeline, and a slot of the
+// wrong length, panic with a *container.ArgError naming the method.
 func TestUint8Errors(t *testing.T) {
-	p, err := New(CHW, warpStep(image.Pt(16, 16)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := New(CHW, warpStep(image.Pt(16, 16)))
 	img := rgbOf(loadPNG(t, "small.png"))
 	rng := rand.New(rand.NewPCG(1, 2))
-	if err := p.ApplyRGBUint8(make([]uint8, p.Len()), img, rng); !errors.Is(err, ErrConfig) {
-		t.Errorf("ApplyRGBUint8 of an Affine pipeline: %v, want ErrConfig", err)
-	}
-	if err := p.ApplyUint8(make([]uint8, p.Len()), imagecodec.New(imagecodec.Options{}), "x", nil, rng); !errors.Is(err, ErrConfig) {
-		t.Errorf("ApplyUint8 of an Affine pipeline: %v, want ErrConfig", err)
-	}
 	tp := trainPipeline(t, CHW, 0.5)
-	defer func() {
-		if r := recover(); r == nil {
-			t.Error("ApplyRGBUint8 with a short slot did not panic")
+	for name, c := range map[string]struct {
+		op string
+		f  func()
+	}{
+		"ApplyRGBUint8 of an Affine pipeline": {"augment.Pipeline.ApplyRGBUint8", func() { _ = p.ApplyRGBUint8(make([]uint8, p.Len()), img, rng) }},
+		"ApplyUint8 of an Affine pipeline": {"augment.Pipeline.ApplyUint8", func() {
+			_ = p.ApplyUint8(make([]uint8, p.Len()), imagecodec.New(imagecodec.Options{}), "x", nil, rng)
+		}},
+		"ApplyRGBUint8 with a short slot": {"augment.Pipeline.ApplyRGBUint8", func() { _ = tp.ApplyRGBUint8(make([]uint8, tp.Len()-1), img, rng) }},
+	} {
+		v := recovered(c.f)
+		if ae, ok := v.(*container.ArgError); !ok || ae.Op != c.op {
+			t.Errorf("%s: panicked with %v, want a *container.ArgError of %s", name, v, c.op)
 		}
-	}()
-	_ = tp.ApplyRGBUint8(make([]uint8, tp.Len()-1), img, rng)
+	}
 }
 
 // TestUint8Allocs pins ApplyUint8 at zero allocations per image once the

@@ -73,10 +73,7 @@ func BenchmarkLoader(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := augment.New(augment.CHW, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := augment.New(augment.CHW, augment.RandomResizedCrop{Size: image.Pt(224, 224)}, augment.RandomHorizontalFlip{}, augment.ImageNet)
 	var dec imagecodec.Decoder = turbo.New(imagecodec.Options{})
 	if err := turbo.Available().Err; err != nil {
 		b.Logf("libjpeg-turbo is not available (%v): the kit's sides use the pure-Go decoder", err)

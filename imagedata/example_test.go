@@ -85,13 +85,10 @@ func ExampleDecode() {
 		log.Fatal(err)
 	}
 	// torchvision's training transform, sized for these small photos.
-	train, err := augment.New(augment.CHW,
+	train := augment.New(augment.CHW,
 		augment.RandomResizedCrop{Size: image.Pt(32, 32)},
 		augment.RandomHorizontalFlip{},
 		augment.ImageNet)
-	if err != nil {
-		log.Fatal(err)
-	}
 	images := imagedata.Decode(data, train, turbo.New(imagecodec.Options{}))
 	epoch := func(opts ...eachobs.Option) (batches [][]float32) {
 		for b := range eachobs.Batches(images, 2, append(opts, eachobs.Shuffle(7))...) {
@@ -137,10 +134,7 @@ func ExampleSkipBad() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	p, err := augment.New(augment.CHW, augment.CenterCrop{Size: image.Pt(32, 32)})
-	if err != nil {
-		log.Fatal(err)
-	}
+	p := augment.New(augment.CHW, augment.CenterCrop{Size: image.Pt(32, 32)})
 	var skips imagedata.Skips
 	images := imagedata.Decode(data, p, turbo.New(imagecodec.Options{}), imagedata.SkipBad(&skips))
 	for epoch := range 2 {
@@ -167,10 +161,7 @@ func ExampleNewImages() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	eval, err := augment.New(augment.HWC, augment.Resize{Size: 40}, augment.CenterCrop{Size: image.Pt(32, 32)}, augment.ImageNet)
-	if err != nil {
-		log.Fatal(err)
-	}
+	eval := augment.New(augment.HWC, augment.Resize{Size: 40}, augment.CenterCrop{Size: image.Pt(32, 32)}, augment.ImageNet)
 	images := imagedata.NewImages(records.X(), eval, turbo.New(imagecodec.Options{}))
 	fmt.Println(images.Nobs(), "images of shape", images.ObsShape())
 	for b := range eachobs.Batches(images, 3) {

@@ -189,11 +189,8 @@ func TestAugmenterRandom(t *testing.T) {
 	// An image smaller than max_crop_size is an error, as MXNet refuses it.
 	m = NewAugmenter(3, 8, 8)
 	m.MinCropSize, m.MaxCropSize = 10, 200
-	p, err := augment.New(augment.CHW, m.Step())
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = p.ApplyRGB(make([]float32, p.Len()), loadPNG(t, "small.png"), rng)
+	p := augment.New(augment.CHW, m.Step())
+	err := p.ApplyRGB(make([]float32, p.Len()), loadPNG(t, "small.png"), rng)
 	if !errors.Is(err, ErrTooSmall) {
 		t.Errorf("ApplyRGB of a 40x30 image with max_crop_size 200 = %v, want ErrTooSmall", err)
 	}

@@ -66,10 +66,7 @@ func ExampleAugmenter_Step() {
 	aug := mxnet.NewAugmenter(3, 32, 32)
 	aug.RandCrop, aug.MaxRotateAngle = true, 10
 	aug.MeanR, aug.MeanG, aug.MeanB = 123.68, 116.28, 103.53
-	p, err := augment.New(augment.CHW, aug.Step())
-	if err != nil {
-		log.Fatal(err)
-	}
+	p := augment.New(augment.CHW, aug.Step())
 	data, err := os.ReadFile("../imagedata/testdata/photos/cat/chelsea.jpg")
 	if err != nil {
 		log.Fatal(err)

@@ -114,10 +114,7 @@ func sub(img *imagecodec.RGB, r image.Rectangle) *imagecodec.RGB {
 // drawn from rng.
 func apply(t testing.TB, m Augmenter, layout augment.Layout, img *imagecodec.RGB, rng *rand.Rand) []float32 {
 	t.Helper()
-	p, err := augment.New(layout, m.Step())
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := augment.New(layout, m.Step())
 	out := make([]float32, p.Len())
 	if err := p.ApplyRGB(out, img, rng); err != nil {
 		t.Fatal(err)

@@ -164,10 +164,7 @@ func (c *ImageRecordIter) check() *problem {
 func (c ImageRecordIter) Provider() (*provider.Provider[float32, float32], error) {
 	const op = "mxnet.ImageRecordIter.Provider"
 	c.check().panicAt(op)
-	pipeline, err := augment.New(augment.CHW, c.Aug.Step())
-	if err != nil {
-		panic(err) // cannot happen: Step's is a pipeline of its own
-	}
+	pipeline := augment.New(augment.CHW, c.Aug.Step())
 	idx := c.PathImgidx
 	if idx == "" {
 		if _, err := os.Stat(recordio.IndexPath(c.PathImgrec)); err == nil {

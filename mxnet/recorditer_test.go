@@ -71,10 +71,7 @@ func TestImageRecordIter(t *testing.T) {
 		// Each image is the pipeline of the augmentation over the record's
 		// image, drawn with the loop's generator of its index; the labels
 		// the records'.
-		pipe, err := augment.New(augment.CHW, it.Aug.Step())
-		if err != nil {
-			t.Fatal(err)
-		}
+		pipe := augment.New(augment.CHW, it.Aug.Step())
 		r := container.NewObsRand(0, 0)
 		for _, b := range epochOf(t, it, 0) {
 			for k, i := range b.idx {
@@ -222,10 +219,7 @@ func TestImageRecordIter(t *testing.T) {
 			if !slices.Equal(got, []int{0, 1, 2, 3}[:len(want)]) {
 				t.Errorf("part %d: indices %v, want the positions of %d records", part, got, len(want))
 			}
-			pipe, err := augment.New(augment.CHW, it.Aug.Step())
-			if err != nil {
-				t.Fatal(err)
-			}
+			pipe := augment.New(augment.CHW, it.Aug.Step())
 			r := container.NewObsRand(0, 0)
 			for k, i := range b[0].idx[:4-b[0].pad] {
 				pos := want[i]

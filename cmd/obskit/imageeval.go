@@ -50,7 +50,8 @@ type imageEvaluated struct {
 	Decoder string `json:"decoder"` // "libjpeg-turbo" or "pure Go"
 }
 
-// steps returns the pipeline's steps of the flags, or a usage error.
+// steps returns the pipeline's steps of the flags, or a usage error: every
+// value augment.New would panic with is refused here.
 func (f evalFlags) steps() ([]augment.Step, error) {
 	var steps []augment.Step
 	if f.exif {
@@ -84,6 +85,9 @@ func (f evalFlags) steps() ([]augment.Step, error) {
 		}
 		if n.Std, err = triple(f.std); err != nil {
 			return nil, usageErrorf("--std %q: %v", f.std, err)
+		}
+		if n.Std[0] == 0 || n.Std[1] == 0 || n.Std[2] == 0 {
+			return nil, usageErrorf("--std %q: std %v has a zero", f.std, n.Std)
 		}
 		steps = append(steps, n)
 	}
@@ -129,10 +133,7 @@ func imageEval(e *env, args []string, f evalFlags) error {
 	if err != nil {
 		return err
 	}
-	p, err := augment.New(augment.CHW, steps...)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
+	p := augment.New(augment.CHW, steps...)
 	path, out := args[0], args[1]
 	data, err := os.ReadFile(path)
 	if err != nil {

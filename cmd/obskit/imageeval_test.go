@@ -57,10 +57,7 @@ func TestImageEval(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := augment.New(augment.CHW, tc.steps...)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := augment.New(augment.CHW, tc.steps...)
 		data, _ := os.ReadFile(path)
 		x := make([]float32, p.Len())
 		if err := p.Apply(x, turbo.New(imagecodec.Options{}), path, data, rand.New(rand.NewPCG(1, 1))); err != nil {

@@ -84,10 +84,7 @@ func TestRecSheet(t *testing.T) {
 		t.Errorf("sheet of %v, want 2 x 2 tiles of 48 x 40 with 2-pixel gaps", got)
 	}
 	dec2 := turbo.New(imagecodec.Options{})
-	center, err := augment.New(augment.HWC, mxnet.NewAugmenter(3, 40, 48).Step()) // MXNet's centre crop, values 0-255
-	if err != nil {
-		t.Fatal(err)
-	}
+	center := augment.New(augment.HWC, mxnet.NewAugmenter(3, 40, 48).Step()) // MXNet's centre crop, values 0-255
 	seen := map[int]bool{}
 	for k, tl := range tiles {
 		if tl.Tile != k || tl.Row != k/2 || tl.Col != k%2 || int64(tl.Index) != tl.Key || seen[tl.Index] {
