@@ -22,12 +22,13 @@ import (
 // [Writer.Input] and the labels with [Writer.Label], and writes each with
 // [Array], [Values] or [Stack]. The first batch fixes the number, element
 // types and shapes of the tensors; a later batch that differs is an error
-// wrapping [ErrShape], returned by [Dataset.Yield].
+// wrapping [ErrShape], yielded by [Dataset.Iter].
 //
 // Every batch gets new tensors, made on the backend's device
-// (tensors.FromShapeForBackend: with a backend of shared buffers, such as the
-// pure-Go one, the writer writes into the memory the graph reads, the one copy
-// a batch costs), since GoMLX's trainer takes the ownership of a batch's
+// (tensors.FromRaw from the batch's bytes when [Array] is given a contiguous
+// batch, tensors.FromShapeForBackend and a write otherwise: with a backend of
+// shared buffers, such as the pure-Go one, into the memory the graph reads, the
+// one copy a batch costs), since GoMLX's trainer takes the ownership of a batch's
 // tensors and frees them after the step. The writer's own code allocates
 // nothing per batch when the batch's arrays are contiguous with the
 // observation axis first, as every batch the kit gathers from an
