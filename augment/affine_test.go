@@ -62,7 +62,8 @@ func fixed(size image.Point, im AffineImage) Affine {
 // TestAffine checks the Affine step's resampling and values against what
 // each field means: a whole-pixel shift is the crop exactly, warped or not;
 // Crop resizes the crop on its own, as Filter.Resize of the cropped image;
-// Warp fills what is outside the image; Mean, Mul and Bias, and MeanImage
+// Warp samples as warpAffine does (a bilinear 2x shrink is the mean of four
+// pixels, not Pillow's wider kernel) and fills what is outside the image; Mean, Mul and Bias, and MeanImage
 // under a Flip, map the values; ShiftHLS with no shift is OpenCV's round
 // trip alone.
 func TestAffine(t *testing.T) {
@@ -118,6 +119,25 @@ func TestAffine(t *testing.T) {
 	im.Crop = false
 	if cmp.Equal(wantCrop, run(im, HWC)) {
 		t.Errorf("without Crop the taps at the box's edges read around it: want another output than the crop's resize")
+	}
+	// Warp samples the same mapping as warpAffine does: output pixel (x, y)
+	// at source (2x+10.5, 2y+5.5), the kernel not widened, so the mean of
+	// the four pixels around it, rounded half to even.
+	im.Warp = true
+	var wantWarp []float32
+	for y := range 20 {
+		for x := range 30 {
+			for c := range 3 {
+				sum := 0
+				for _, d := range [4][2]int{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+					sum += int(src.Pix[(2*y+5+d[1])*src.Stride+3*(2*x+10+d[0])+c])
+				}
+				wantWarp = append(wantWarp, float32(math.RoundToEven(float64(sum)/4)))
+			}
+		}
+	}
+	if diff := cmp.Diff(wantWarp, run(im, HWC)); diff != "" {
+		t.Errorf("Warp: not warpAffine's bilinear sampling (-want +got):\n%s", diff)
 	}
 
 	// Warp: a shift half out of the image fills the rest with Fill.
