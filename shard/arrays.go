@@ -167,18 +167,22 @@ func (a *Arrays[E]) read(data []E, i int) error {
 	}
 	var z E
 	out := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(data))), len(data)*int(unsafe.Sizeof(z)))
-	if a.npy && st.gz == nil && st.rec == nil {
+	if a.npy {
 		// A row, straight into the batch.
 		m := st.ix.members(j)[f]
 		if m.size != int64(len(out)) {
 			return fmt.Errorf("shard: %s: %w: %d bytes, an array of %v %s is %d", a.s.where(st, j, f), ErrCorrupt, m.size, a.shape, a.descr, len(out))
 		}
-		n, err := st.objs[st.ix.file(m)].ReadAt(out, m.off)
-		if n == len(out) && err == io.EOF {
-			err = nil
-		}
-		if err != nil {
-			return fmt.Errorf("shard: %s: %w", a.s.where(st, j, f), err)
+		if w := st.whole.Load(); w != nil {
+			copy(out, w.files[st.ix.file(m)][m.off:m.off+m.size])
+		} else {
+			n, err := st.objs[st.ix.file(m)].ReadAt(out, m.off)
+			if n == len(out) && err == io.EOF {
+				err = nil
+			}
+			if err != nil {
+				return fmt.Errorf("shard: %s: %w", a.s.where(st, j, f), err)
+			}
 		}
 		if sum := crc32.Checksum(out, castagnoli); sum != m.crc {
 			return fmt.Errorf("shard: %s: %w: CRC-32C %08x, the index says %08x", a.s.where(st, j, f), ErrCorrupt, sum, m.crc)

@@ -217,3 +217,109 @@ func gzipped(b []byte) []byte {
 }
 
 var _ atomic.Int64
+
+// readCounting is a Store whose objects count their ReadAt calls and bytes.
+type readCounting struct {
+	shard.Store
+	mu    sync.Mutex
+	reads map[string]int
+	bytes int64
+}
+
+func (c *readCounting) Open(name string) (shard.Object, error) {
+	o, err := c.Store.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &countedObject{Object: o, c: c, name: name}, nil
+}
+
+type countedObject struct {
+	shard.Object
+	c    *readCounting
+	name string
+}
+
+func (o *countedObject) ReadAt(p []byte, off int64) (int, error) {
+	o.c.mu.Lock()
+	o.c.reads[o.name]++
+	o.c.bytes += int64(len(p))
+	o.c.mu.Unlock()
+	return o.Object.ReadAt(p, off)
+}
+
+// TestReadAhead: read in the order of its shards, a set reads each shard
+// whole at the second sample read from it (one read of the file), and its
+// samples from memory after; without ReadAhead, or when a shard does not fit
+// MaxMemory, a read per field. The samples are the same every way, and a
+// gzip shard beyond MaxMemory is refused naming the option.
+func TestReadAhead(t *testing.T) {
+	for _, format := range []shard.Format{shard.Tar, shard.RecordIO, shard.Npy} {
+		dir := t.TempDir()
+		label, size := "", int64(16<<10)
+		if format == shard.Npy {
+			label, size = "y.npy", 400
+		}
+		want := samples(100, format, 6)
+		m, err := shard.Pack(shard.Dir(dir), "m.json", "s", seq(want), shard.PackOptions{Format: format, ShardBytes: size, Label: label})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name string
+			opts []shard.Option
+			few  bool // the first sample's reads, then one of the whole file
+		}{
+			{"default", nil, true},
+			{"off", []shard.Option{shard.ReadAhead(false)}, false},
+			{"too small", []shard.Option{shard.MaxMemory(100)}, false},
+		} {
+			store := &readCounting{Store: shard.Dir(dir), reads: map[string]int{}}
+			set, err := shard.Open(store, "m.json", tc.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s shard.Sample
+			for i := range want {
+				if err := set.ReadSample(&s, i); err != nil {
+					t.Fatal(err)
+				}
+				if d := cmp.Diff(want[i], s, sampleConfig.Options...); d != "" {
+					t.Fatalf("%s %s: sample %d (-want +got):\n%s", format, tc.name, i, d)
+				}
+			}
+			set.Close()
+			for _, sh := range m.Shards {
+				for _, f := range sh.Files {
+					n := store.reads[f.Name]
+					// A field is a read (RecordIO: two, header and
+					// payload); the first sample has at most 3 fields.
+					if tc.few && n > 7 || !tc.few && sh.Samples > 7 && n < sh.Samples {
+						t.Errorf("%s %s: %s (%d samples) read %d times", format, tc.name, f.Name, sh.Samples, n)
+					}
+				}
+			}
+		}
+	}
+
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	w := wds.NewWriter(&buf)
+	for _, k := range []string{"a", "b"} {
+		w.WriteSample(k, func(yield func(string, []byte) bool) { yield("txt", bytes.Repeat([]byte(k), 3000)) })
+	}
+	w.Close()
+	os.WriteFile(filepath.Join(dir, "a.tar.gz"), gzipped(buf.Bytes()), 0o666)
+	if _, err := shard.IndexTars(shard.Dir(dir), "m.json", []string{"a.tar.gz"}, shard.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	set, _ := shard.Open(shard.Dir(dir), "m.json", shard.MaxMemory(1000))
+	var s shard.Sample
+	if err := set.ReadSample(&s, 0); !errors.Is(err, shard.ErrGzip) || !strings.Contains(err.Error(), "MaxMemory") {
+		t.Errorf("a gzip shard beyond MaxMemory: %v", err)
+	}
+	set, _ = shard.Open(shard.Dir(dir), "m.json")
+	if err := set.ReadSample(&s, 1); err != nil || len(s.Fields[0].Data) != 3000 {
+		t.Errorf("a gzip shard: %v", err)
+	}
+}

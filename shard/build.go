@@ -26,7 +26,7 @@ type IndexOptions struct {
 // writes its index beside it (NAME.index) and then the manifest name listing
 // the shards in the order given. The shards' names are names of store in the
 // manifest's directory or below. A gzip-compressed shard (.tar.gz) is indexed
-// by the offsets of its decompressed stream and read whole ([GzipMemory]).
+// by the offsets of its decompressed stream and read whole ([MaxMemory]).
 // Two shards are read at once.
 //
 // It returns the first shard's error, naming the shard and the offset (a

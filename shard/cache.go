@@ -18,13 +18,24 @@ import (
 // shard while the set keeps it (see cache). refs counts the cache's own
 // reference and each read in flight; the files close when it reaches 0.
 type state struct {
-	refs atomic.Int64
-	used atomic.Int64 // the set's clock at the last read
-	k    int
-	ix   *index
-	objs []Object
-	rec  *recordio.File // a RecordIO shard's records
-	gz   []byte         // a gzip-compressed tar shard, decompressed
+	refs  atomic.Int64
+	used  atomic.Int64 // the set's clock at the last read
+	reads atomic.Int64 // reads of the shard while open
+	k     int
+	ix    *index
+	objs  []Object
+	rec   *recordio.File // a RecordIO shard's records
+	// whole holds the shard's files in memory: a gzip-compressed shard's,
+	// decompressed, from its load; another's once read ahead.
+	whole   atomic.Pointer[whole]
+	tried   atomic.Bool // read ahead once, whatever came of it
+	wantMem int64       // the bytes the shard takes whole
+}
+
+// whole is a shard's files in memory.
+type whole struct {
+	files [][]byte       // each file, or a gzip tar's decompressed stream
+	rec   *recordio.File // a RecordIO shard's records over files[0]
 }
 
 // tryRef takes a reference unless the state was released.
@@ -49,18 +60,18 @@ func (st *state) release() {
 }
 
 // cache keeps at most maxOpen shards open (their indexes loaded, their files
-// open), and at most maxGzip bytes of decompressed gzip shards, evicting the
-// least recently read. A shard is loaded by its first read, once however many
-// goroutines ask at once.
+// open), and at most maxMem bytes of shards in memory whole, evicting the
+// least recently read. A shard is loaded by its first read, once however
+// many goroutines ask at once.
 type cache struct {
 	slots   []atomic.Pointer[state]
 	locks   [64]sync.Mutex // loading shard k holds locks[k%64]
-	mu      sync.Mutex     // guards live and gzMem
+	mu      sync.Mutex     // guards live and mem
 	live    []*state
-	gzMem   int64
+	mem     int64 // the bytes of the live states' whole shards
 	clock   atomic.Int64
 	maxOpen int
-	maxGzip int64
+	maxMem  int64
 	closed  atomic.Bool
 }
 
@@ -72,6 +83,9 @@ func (s *Set) acquire(k int) (*state, error) {
 	c := &s.cache
 	if st := c.slots[k].Load(); st != nil && st.tryRef() {
 		st.used.Store(c.clock.Add(1))
+		if st.reads.Add(1) == 2 && s.readAhead {
+			s.readWhole(st)
+		}
 		return st, nil
 	}
 	lk := &c.locks[k%len(c.locks)]
@@ -90,29 +104,16 @@ func (s *Set) acquire(k int) (*state, error) {
 	}
 	st.refs.Store(2) // the cache's and the caller's
 	st.used.Store(c.clock.Add(1))
+	st.reads.Store(1)
 	c.slots[k].Store(st)
+	var mem int64
+	if st.whole.Load() != nil {
+		mem = st.wantMem
+	}
 	c.mu.Lock()
 	c.live = append(c.live, st)
-	c.gzMem += int64(len(st.gz))
-	var evict []*state
-	for len(c.live) > c.maxOpen || c.gzMem > c.maxGzip && len(c.live) > 1 {
-		// The least recently read, other than the one just loaded.
-		j := -1
-		for i, o := range c.live {
-			if o != st && (j < 0 || o.used.Load() < c.live[j].used.Load()) {
-				j = i
-			}
-		}
-		if j < 0 {
-			break
-		}
-		o := c.live[j]
-		c.live[j] = c.live[len(c.live)-1]
-		c.live = c.live[:len(c.live)-1]
-		c.gzMem -= int64(len(o.gz))
-		c.slots[o.k].CompareAndSwap(o, nil)
-		evict = append(evict, o)
-	}
+	c.mem += mem
+	evict := c.evict(st)
 	c.mu.Unlock()
 	for _, o := range evict {
 		o.release()
@@ -120,12 +121,100 @@ func (s *Set) acquire(k int) (*state, error) {
 	return st, nil
 }
 
+// evict closes the least recently read shards other than keep while more
+// than maxOpen are open, and drops the memory of the least recently read
+// shards held whole while they take more than maxMem. It returns the states
+// to release once c.mu is unlocked.
+func (c *cache) evict(keep *state) []*state {
+	var out []*state
+	lru := func(ok func(*state) bool) int {
+		j := -1
+		for i, o := range c.live {
+			if o != keep && ok(o) && (j < 0 || o.used.Load() < c.live[j].used.Load()) {
+				j = i
+			}
+		}
+		return j
+	}
+	for len(c.live) > c.maxOpen {
+		j := lru(func(*state) bool { return true })
+		if j < 0 {
+			break
+		}
+		o := c.live[j]
+		c.live[j] = c.live[len(c.live)-1]
+		c.live = c.live[:len(c.live)-1]
+		if o.whole.Load() != nil {
+			c.mem -= o.wantMem
+		}
+		c.slots[o.k].CompareAndSwap(o, nil)
+		out = append(out, o)
+	}
+	for c.mem > c.maxMem {
+		// A gzip shard cannot be read without its memory: close it; any
+		// other reads on from its files.
+		j := lru(func(o *state) bool { return o.whole.Load() != nil })
+		if j < 0 {
+			break
+		}
+		o := c.live[j]
+		c.mem -= o.wantMem
+		if o.ix.gzip {
+			c.live[j] = c.live[len(c.live)-1]
+			c.live = c.live[:len(c.live)-1]
+			c.slots[o.k].CompareAndSwap(o, nil)
+			out = append(out, o)
+			continue
+		}
+		o.whole.Store(nil)
+	}
+	return out
+}
+
+// readWhole reads st's files into memory, once per open shard, when they fit
+// the memory bound; reads then copy from memory. It is the read-ahead of a
+// shard whose samples are read one after another: one sequential read of each
+// file rather than a seek per sample. Its failure leaves the shard read from
+// its files, which report the error.
+func (s *Set) readWhole(st *state) {
+	if !st.tried.CompareAndSwap(false, true) || st.wantMem > s.cache.maxMem || st.whole.Load() != nil {
+		return
+	}
+	w := &whole{files: make([][]byte, len(st.objs))}
+	for f, o := range st.objs {
+		w.files[f] = make([]byte, o.Size())
+		if n, err := o.ReadAt(w.files[f], 0); n != len(w.files[f]) {
+			_ = err
+			return
+		}
+	}
+	if st.rec != nil {
+		rec, err := recordio.NewFile(bytes.NewReader(w.files[0]), int64(len(w.files[0])), st.rec.Name(), st.rec.Index())
+		if err != nil {
+			return
+		}
+		w.rec = rec
+	}
+	c := &s.cache
+	c.mu.Lock()
+	var evict []*state
+	if c.slots[st.k].Load() == st { // still open
+		st.whole.Store(w)
+		c.mem += st.wantMem
+		evict = c.evict(st)
+	}
+	c.mu.Unlock()
+	for _, o := range evict {
+		o.release()
+	}
+}
+
 // closeAll releases every open shard.
 func (c *cache) closeAll() {
 	c.closed.Store(true)
 	c.mu.Lock()
 	live := c.live
-	c.live, c.gzMem = nil, 0
+	c.live, c.mem = nil, 0
 	for _, o := range live {
 		c.slots[o.k].CompareAndSwap(o, nil)
 	}
@@ -162,19 +251,25 @@ func (s *Set) load(k int) (_ *state, err error) {
 			return nil, s.shardError(k, fmt.Sprintf("%s: %d bytes, the manifest says %d", f.Name, o.Size(), f.Bytes), ErrCorrupt)
 		}
 	}
+	for _, o := range st.objs {
+		st.wantMem += o.Size()
+	}
 	switch {
 	case ix.gzip:
-		if ix.dataSize > s.cache.maxGzip {
-			return nil, s.shardError(k, fmt.Sprintf("a gzip-compressed shard of %d bytes decompressed, more than the %d bytes the set may hold (shard.GzipMemory)", ix.dataSize, s.cache.maxGzip), ErrGzip)
+		st.wantMem = ix.dataSize
+		if ix.dataSize > s.cache.maxMem {
+			return nil, s.shardError(k, fmt.Sprintf("a gzip-compressed shard of %d bytes decompressed, more than the %d bytes the set may hold (shard.MaxMemory)", ix.dataSize, s.cache.maxMem), ErrGzip)
 		}
 		zr, err := gzip.NewReader(io.NewSectionReader(st.objs[0], 0, st.objs[0].Size()))
 		if err != nil {
 			return nil, s.shardError(k, "gzip", err)
 		}
-		st.gz = make([]byte, ix.dataSize)
-		if _, err := io.ReadFull(zr, st.gz); err != nil {
+		data := make([]byte, ix.dataSize)
+		if _, err := io.ReadFull(zr, data); err != nil {
 			return nil, s.shardError(k, fmt.Sprintf("decompressing: the index says %d bytes", ix.dataSize), err)
 		}
+		st.whole.Store(&whole{files: [][]byte{data}})
+		st.tried.Store(true)
 	case s.m.Kind == RecordIO:
 		ents := make(recordio.Index, len(ix.mem))
 		for j, m := range ix.mem {

@@ -81,7 +81,7 @@
 //
 // A gzip-compressed tar shard cannot be read at an offset: it is
 // decompressed whole, once, when first read, and held in memory while open,
-// within [GzipMemory]. Uncompressed tar, RecordIO and .npy shards are read at
+// within [MaxMemory]. Uncompressed tar, RecordIO and .npy shards are read at
 // random.
 //
 // # Errors

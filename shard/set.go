@@ -21,7 +21,7 @@ import (
 var ErrCorrupt = errors.New("shard does not match its manifest")
 
 // ErrGzip is wrapped by the error of a gzip-compressed shard larger,
-// decompressed, than the set may hold in memory ([GzipMemory]).
+// decompressed, than the set may hold in memory ([MaxMemory]).
 var ErrGzip = errors.New("gzip shard too large to hold")
 
 // ErrNoField is wrapped by the error of a read of a field a sample does not
@@ -40,6 +40,8 @@ type Set struct {
 	cache  cache
 	npyHdr map[string][]byte // an Npy set's fields' .npy header of one row
 	npyRow map[string]int64  // and the bytes of one row
+	// readAhead prefetches a shard's files at its second read ([ReadAhead]).
+	readAhead bool
 }
 
 // An Option configures [Open].
@@ -55,15 +57,30 @@ func MaxOpen(n int) Option {
 	return func(s *Set) { s.cache.maxOpen = n }
 }
 
-// GzipMemory bounds the memory that decompressed gzip-compressed shards take
-// (default 1 GiB): a gzip stream cannot be read at an offset, so such a shard
-// is decompressed whole, once, when first read, and held while it is open.
-// A shard larger than bytes decompressed cannot be read: its reads fail with
-// an error wrapping [ErrGzip]. It panics with a *container.ArgError when
-// bytes < 0.
-func GzipMemory(bytes int64) Option {
-	container.CheckArg(bytes >= 0, "shard.GzipMemory", "bytes", bytes, ">= 0")
-	return func(s *Set) { s.cache.maxGzip = bytes }
+// ReadAhead says whether a shard is read whole ahead of its samples
+// (default true): when a second sample of a shard is read while the shard is
+// open, the set reads its files whole into memory, within [MaxMemory], and
+// its samples are then copied from memory. A loop in the two-level order of
+// eachobs.ShuffleBlocks reads every sample of a window of shards, in random
+// order within the window: read ahead, each shard is read once,
+// sequentially, as a disk or an object store serves reads fastest, rather
+// than with a seek or a request per sample. Keep MaxMemory above the window's
+// shards. Turn it off for sparse random access.
+func ReadAhead(on bool) Option {
+	return func(s *Set) { s.readAhead = on }
+}
+
+// MaxMemory bounds the memory of the shards a set holds whole (default
+// 1 GiB): shards read ahead ([ReadAhead]), whose memory is dropped, least
+// recently read first, beyond the bound (they are then read from their
+// files), and gzip-compressed shards, which are decompressed whole, once,
+// when first read, since a gzip stream cannot be read at an offset, and are
+// closed beyond the bound. A gzip shard larger than bytes decompressed cannot
+// be read: its reads fail with an error wrapping [ErrGzip]. It panics with a
+// *container.ArgError when bytes < 0.
+func MaxMemory(bytes int64) Option {
+	container.CheckArg(bytes >= 0, "shard.MaxMemory", "bytes", bytes, ">= 0")
+	return func(s *Set) { s.cache.maxMem = bytes }
 }
 
 // Open opens the shard set whose manifest is the object name of store,
@@ -88,7 +105,8 @@ func newSet(store Store, name string, m *Manifest, opts []Option) (*Set, error) 
 		s.starts[k+1] = s.starts[k] + sh.Samples
 	}
 	s.cache.slots = make([]atomic.Pointer[state], len(m.Shards))
-	s.cache.maxOpen, s.cache.maxGzip = 64, 1<<30
+	s.cache.maxOpen, s.cache.maxMem = 64, 1<<30
+	s.readAhead = true
 	for _, o := range opts {
 		o(s)
 	}
@@ -284,9 +302,12 @@ func (s *Set) appendMember(dst []byte, st *state, j, f int) ([]byte, error) {
 	}
 	start := len(dst)
 	var err error
+	w := st.whole.Load()
 	switch {
-	case st.gz != nil:
-		dst = append(dst, st.gz[m.off:m.off+m.size]...)
+	case w != nil && w.rec != nil:
+		dst, err = w.rec.AppendObs(dst, int(st.ix.mstart[j])+f)
+	case w != nil:
+		dst = append(dst, w.files[st.ix.file(m)][m.off:m.off+m.size]...)
 	case st.rec != nil:
 		dst, err = st.rec.AppendObs(dst, int(st.ix.mstart[j])+f)
 	default:
