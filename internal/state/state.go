@@ -74,8 +74,10 @@ func (w *Writer) Err() error { return w.err }
 
 // Uint appends v as a uvarint.
 func (w *Writer) Uint(v uint64) { w.B = binary.AppendUvarint(w.B, v) }
+
 // Int appends v as a varint.
-func (w *Writer) Int(v int)     { w.B = binary.AppendVarint(w.B, int64(v)) }
+func (w *Writer) Int(v int) { w.B = binary.AppendVarint(w.B, int64(v)) }
+
 // Bool appends v as 0 or 1.
 func (w *Writer) Bool(v bool) {
 	if v {
@@ -84,10 +86,13 @@ func (w *Writer) Bool(v bool) {
 		w.Uint(0)
 	}
 }
+
 // Bytes appends p with its length.
-func (w *Writer) Bytes(p []byte)  { w.Uint(uint64(len(p))); w.B = append(w.B, p...) }
+func (w *Writer) Bytes(p []byte) { w.Uint(uint64(len(p))); w.B = append(w.B, p...) }
+
 // String appends s with its length.
 func (w *Writer) String(s string) { w.Uint(uint64(len(s))); w.B = append(w.B, s...) }
+
 // Float appends the 8 bytes of v, little-endian.
 func (w *Writer) Float(v float64) {
 	w.B = binary.LittleEndian.AppendUint64(w.B, math.Float64bits(v))
