@@ -6,8 +6,8 @@ import (
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/provider"
 	"github.com/obskit/obskit/obsdim"
+	"github.com/obskit/obskit/provider"
 	"github.com/obskit/obskit/tuples"
 )
 
