@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/obskit/obskit/arraycontainer"
+	"github.com/obskit/obskit/bench/internal/rangeloop"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
 	"github.com/obskit/obskit/npy"
@@ -263,4 +264,39 @@ func BenchmarkSplits(b *testing.B) {
 			paired(b, "Mobs/s", false, append(sides, peers(b, SplitObs, c.name, map[string]any{"obs": SplitObs})...)...)
 		})
 	}
+}
+
+// BenchmarkPullLoop measures what the pull form of the loops costs per batch
+// (issue 26: within 5% of the range loop it replaced): one shuffled epoch of
+// the 60000x784 float32 (X, y) tuple in batches of 128, serial, through
+// eachobs.Loader.Iter's Next (iter), through eachobs.Batches, the range form
+// over it (batches), and through a copy of the range loop of the kit before
+// the pull form (bench/internal/rangeloop: range-kept), alternating in each
+// iteration. pull/range is iter's time over range-kept's.
+func BenchmarkPullLoop(b *testing.B) {
+	d, _, _ := data(b, Obs)
+	amount := int64(Obs * (Width*4 + 8))
+	l := eachobs.NewLoader(d, BatchSize, eachobs.Shuffle(2))
+	var sum float32
+	sides := []side{
+		timed("iter", amount, func() {
+			it := l.Iter()
+			for b, ok := it.Next(); ok && b.Pos.Epoch == 0; b, ok = it.Next() {
+				sum += b.Data.X.Data()[0]
+			}
+			it.Close()
+		}),
+		timed("batches", amount, func() {
+			for b := range l.Epoch(0) {
+				sum += b.Data.X.Data()[0]
+			}
+		}),
+		timed("range-kept", amount, func() {
+			for b := range rangeloop.Epoch(d, BatchSize, 2, 0) {
+				sum += b.Data.X.Data()[0]
+			}
+		}),
+	}
+	paired(b, "MB/s", false, sides...)
+	sink += sum
 }
