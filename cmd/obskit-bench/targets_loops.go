@@ -11,9 +11,11 @@ func init() {
 	moreTargets = append(moreTargets,
 		targetDef{issue: 17, what: "shuffled epoch of 60000x784 float32 in batches of 128 with the cipher order (eachobs.Shuffle) against the array permutation (eachobs.ShufflePerm)",
 			metric: "throughput / the array permutation's (alternating)", ref: ref{"bench BenchmarkCipherEpoch", "x-perm"}, op: ">=", want: 0.97},
-		targetDef{issue: 17, what: "resume anywhere in an epoch of n = 10^9 (Loader.Resume and the first batch of 128)",
+		targetDef{issue: 26, what: "shuffled epoch of 60000x784 float32 in batches of 128 pulled through eachobs.Iter.Next against a copy of the range loop it replaced (bench/internal/rangeloop)",
+			metric: "the kept range loop's time / the pull form's (alternating)", ref: ref{"bench BenchmarkPullLoop", "x-range-kept"}, op: ">=", want: 0.95},
+		targetDef{issue: 17, what: "resume anywhere in an epoch of n = 10^9 (a new Loader.Iter, UnmarshalBinary of a saved position, and the first batch of 128)",
 			metric: "ns per resume", ref: ref{"bench BenchmarkResume/Resume+batch", "ns/op"}, op: "<", want: 1e6},
-		targetDef{issue: 17, what: "resume anywhere in an epoch of n = 10^9: the memory Loader.Resume takes",
+		targetDef{issue: 17, what: "resume anywhere in an epoch of n = 10^9: the memory a restore takes (Loader.Iter and Iter.UnmarshalBinary)",
 			metric: "bytes per resume", ref: ref{"bench BenchmarkResume/Resume", "B/op"}, op: "<", want: 1024},
 	)
 	moreContext = append(moreContext,
