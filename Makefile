@@ -8,9 +8,10 @@ GO       ?= go
 # compression libraries), gomlx (the GoMLX adapter: GoMLX and its pure-Go
 # backend), cmd/obskit-train (the demo that trains with it, a module of its own
 # so that neither the adapter nor the kit's commands require the demo's
-# plotting and progress bars, or GoMLX) and docs (the tests of the guide and
-# of the README).
-MODULES  := . arraycontainer/dense bench cmd columnar gomlx cmd/obskit-train docs
+# plotting and progress bars, or GoMLX), objstore (shard sets in an
+# S3-compatible object store: the AWS SDK's S3 client) and docs (the tests of
+# the guide and of the README).
+MODULES  := . arraycontainer/dense bench cmd columnar gomlx cmd/obskit-train objstore docs
 # Commands of the cmd module are built here and run from the repository root, so
 # that the paths they are given and write read from the root.
 BIN      := $(CURDIR)/.bin
@@ -26,7 +27,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train demo-images compare chart deps interop bench-images bench-train
+.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train demo-images compare chart deps interop bench-images bench-train weed
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -47,6 +48,15 @@ deps:
 	  else echo "make deps: no apt-get here: install$$missing (libjpeg-turbo's header and library for imagecodec/turbo, scikit-learn for subset's tests)"; fi; \
 	fi
 
+# The real object store the objstore module's tests (and the command's s3://
+# tests) run against: SeaweedFS's weed mini (Apache-2.0, pure Go), the version
+# objstore/s3test pins, fetched from the Go module proxy and built once into
+# the user's cache directory, outside the repository (~/.cache/obskit/;
+# OBSKIT_WEED_CACHE moves it). The first build takes about 11 minutes of wall
+# time on 2 cores, downloads included (README); after it, nothing.
+weed:
+	@$(GO) run -C objstore ./internal/buildweed >/dev/null
+
 # make test runs every test of every module (and imagecodec/turbo built without
 # cgo), with the race detector when cgo and a C compiler allow it, and says which.
 # go vet's full set of checks runs inside go test (-vet=all) on the test build
@@ -56,7 +66,8 @@ deps:
 # test's usual lines from its -json output, then one line counting the tests.
 # With the Debian packages in place the libjpeg-turbo tests and the
 # scikit-learn ones must run, not skip (OBSKIT_REQUIRE_TURBO,
-# OBSKIT_REQUIRE_SKLEARN).
+# OBSKIT_REQUIRE_SKLEARN); the tests that need the S3 server always must
+# (OBSKIT_REQUIRE_S3: make weed built it).
 TESTFLAGS := $(RACE) -vet=all -count=1
 # GoMLX's pure-Go backend (github.com/gomlx/compute v0.1.3) turns uintptr
 # arithmetic back into pointers in its matmul kernels, which the checkptr
@@ -65,13 +76,13 @@ TESTFLAGS := $(RACE) -vet=all -count=1
 # graphs build its packages, and only those, without checkptr.
 GOMLXMODS  := gomlx cmd/obskit-train docs
 GOMLXFLAGS := $(if $(RACE),-gcflags=github.com/gomlx/compute/...=-d=checkptr=0)
-test: deps fmtcheck $(BIN)/testsum
+test: deps fmtcheck weed $(BIN)/testsum
 	@echo "make test: go test $(TESTFLAGS) ./... in each module: $(MODULES); then imagecodec/turbo with CGO_ENABLED=0"
 	@echo "make test: race detector $(if $(RACE),on,OFF (no C compiler found: install gcc to enable it))"
 	@req=$$(dpkg -s $(DEBS) >/dev/null 2>&1 && echo 1); \
 	{ for m in $(MODULES); do echo "== $$m"; \
 	    flags=""; case " $(GOMLXMODS) " in *" $$m "*) flags="$(GOMLXFLAGS)";; esac; \
-	    OBSKIT_REQUIRE_TURBO=$$req OBSKIT_REQUIRE_SKLEARN=$$req $(GO) test -C $$m $(TESTFLAGS) $$flags -json ./... || echo "make test: go test exited with status $$? in $$m"; done; \
+	    OBSKIT_REQUIRE_TURBO=$$req OBSKIT_REQUIRE_SKLEARN=$$req OBSKIT_REQUIRE_S3=1 $(GO) test -C $$m $(TESTFLAGS) $$flags -json ./... || echo "make test: go test exited with status $$? in $$m"; done; \
 	  echo "== imagecodec/turbo without cgo"; \
 	  CGO_ENABLED=0 $(GO) test -vet=all -count=1 -json ./imagecodec/turbo/ || echo "make test: go test exited with status $$? in imagecodec/turbo"; \
 	} | $(BIN)/testsum

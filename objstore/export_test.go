@@ -1,0 +1,8 @@
+package objstore
+
+// Uploads counts the unfinished multipart uploads of b under prefix.
+func Uploads(b *Bucket, prefix string) (int, error) {
+	n := 0
+	err := b.uploads(prefix, func(string, string) error { n++; return nil })
+	return n, err
+}
