@@ -20,6 +20,9 @@ of this script:
              ImageOps.exif_transpose (oriented_sha256)
              ("format", "unsupported" or "too large"); "pure_go": "unsupported"
              marks the JPEGs Go's image/jpeg cannot read.
+
+Last it runs gen_exif_le.py, which adds the one case with a little-endian
+EXIF block.
 """
 import hashlib, io, json, os, shutil, struct, subprocess, sys, zlib
 
@@ -192,3 +195,4 @@ with open(os.path.join(here, "cases.json"), "w") as f:
     json.dump(cases, f, indent=1, sort_keys=True)
     f.write("\n")
 print(len(cases), "cases")
+run(sys.executable, os.path.join(here, "gen_exif_le.py"), shared)
