@@ -72,7 +72,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, format := range []shard.Format{shard.Tar, shard.RecordIO, shard.Npy} {
 		t.Run(format.String(), func(t *testing.T) {
 			store := shard.Dir(t.TempDir())
-			want := samples(200, format, 1)
+			want := samples(120, format, 1)
 			label, size := "", int64(8<<10)
 			if format == shard.Npy {
 				label, size = "y.npy", 500

@@ -167,6 +167,12 @@ func TestScanCut(t *testing.T) {
 	// after k2.a.
 	bounds := map[int]bool{0: true, 1024: true, 2560: true, 3584: true}
 	for cut := 1; cut < len(b)-1024; cut++ {
+		// Every cut in the first sample's first member, then the first 20
+		// bytes of every block and every 13th byte: each case, at a
+		// quarter of the time.
+		if cut > 1024 && cut%512 > 20 && cut%13 != 0 {
+			continue
+		}
 		got, _, err := scanAll(b[:cut])
 		if bounds[cut] {
 			if err != nil {
