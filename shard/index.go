@@ -315,8 +315,7 @@ func decodeIndex(b []byte, name string) (*index, error) {
 		ix.labels = make([]int64, n)
 	}
 	ends := make([]int64, len(ix.files))
-	var seen []int // the sample each field was last seen in
-	seen = make([]int, len(ix.fields))
+	seen := make([]int, len(ix.fields)) // the sample each field was last seen in
 	for k := range seen {
 		seen[k] = -1
 	}
