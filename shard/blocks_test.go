@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -215,8 +214,6 @@ func gzipped(b []byte) []byte {
 	zw.Close()
 	return buf.Bytes()
 }
-
-var _ atomic.Int64
 
 // readCounting is a Store whose objects count their ReadAt calls and bytes.
 type readCounting struct {

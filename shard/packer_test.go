@@ -2,18 +2,15 @@ package shard_test
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/obskit/obskit/shard"
-	"github.com/obskit/obskit/shard/wds"
 )
 
 // TestManyPackers: three packers write disjoint ranges of the samples at
@@ -204,7 +201,3 @@ func (f *failing) Create(name string) (shard.Writer, error) {
 type failWriter struct{ shard.Writer }
 
 func (failWriter) Write([]byte) (int, error) { return 0, errFull }
-
-var _ = io.EOF
-var _ = slices.Equal[[]int]
-var _ = wds.ErrSample

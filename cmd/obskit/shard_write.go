@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -371,8 +369,3 @@ func csvLabels(in, target string) func(i int) (int64, error) {
 		return int64(ys[i]), nil
 	}
 }
-
-var (
-	_ = errors.New
-	_ = io.EOF
-)
