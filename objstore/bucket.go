@@ -112,6 +112,17 @@ func (b *Bucket) fail(op, name string, err error) error {
 // it; a name that is not a valid path, one wrapping fs.ErrInvalid.
 func (b *Bucket) Open(name string) (shard.Object, error) { return b.open(name) }
 
+// OpenKnown returns the object name, whose size the caller knows (a
+// manifest's), without a request: its reads are not conditional on a
+// version, so the caller checks what it reads (a checksum). A read of an
+// object that does not exist fails as Open would.
+func (b *Bucket) OpenKnown(name string, size int64) (shard.Object, error) {
+	if err := b.check("open", name); err != nil {
+		return nil, err
+	}
+	return &Object{b: b, name: name, size: size}, nil
+}
+
 func (b *Bucket) open(name string) (*Object, error) {
 	if err := b.check("open", name); err != nil {
 		return nil, err
@@ -166,6 +177,23 @@ func (b *Bucket) List(prefix string) iter.Seq2[string, error] {
 			in.ContinuationToken = out.NextContinuationToken
 		}
 	}
+}
+
+// Remove deletes the object name; removing an object that does not exist
+// is not an error (S3's DeleteObject). Objects open for reading fail their
+// next read with an error wrapping fs.ErrNotExist.
+func (b *Bucket) Remove(name string) error {
+	if err := b.check("remove", name); err != nil {
+		return err
+	}
+	err := b.c.retry.do(context.Background(), func(ctx context.Context) (bool, error) {
+		_, err := b.c.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.bucket, Key: aws.String(b.prefix + name)})
+		return false, b.counted(err)
+	})
+	if err != nil {
+		return b.fail("remove", name, err)
+	}
+	return nil
 }
 
 // Clean aborts the unfinished multipart uploads of the objects whose names

@@ -55,10 +55,13 @@ var ErrCacheDir = errors.New("objstore: not a cache directory it may use")
 // manifest gives for it ([Cache.Expect]), otherwise the store's version (an
 // object's ETag, read by Open). A shard rewritten since is another version,
 // never served from an old copy; a copy whose name's version is a manifest
-// checksum is opened with no request at all. A whole read with an expected
-// checksum is verified against it (an error wrapping [ErrChecksum] names the
-// object and both checksums); a ranged read is checked by its reader (the
-// shard container verifies each sample's CRC-32C from its index).
+// checksum is opened with no request at all, and an object the manifest
+// describes is read from a [Bucket] with no HEAD first (its reads are then
+// checked by checksums rather than conditional on an ETag). A whole read
+// with an expected checksum is verified against it (an error wrapping
+// [ErrChecksum] names the object and both checksums); a ranged read is
+// checked by its reader (the shard container verifies each member's CRC-32C
+// from its index).
 //
 // # The limit, eviction, and no deadlock
 //
@@ -364,7 +367,7 @@ func (c *Cache) Open(name string) (shard.Object, error) {
 			return o, nil
 		}
 	}
-	remote, err := c.src.Open(name)
+	remote, err := c.openSrc(name, known, size)
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +400,7 @@ func (c *Cache) Open(name string) (shard.Object, error) {
 		if e == nil {
 			if remote == nil { // the copy was evicted between its fetch and now
 				c.mu.Unlock()
-				if remote, err = c.src.Open(name); err != nil {
+				if remote, err = c.openSrc(name, known, size); err != nil {
 					return nil, err
 				}
 				continue

@@ -16,6 +16,18 @@ import (
 
 func hashString(s string) [32]byte { return sha256.Sum256([]byte(s)) }
 
+// openSrc opens name in the source: with no request when the source can
+// open an object of a known size (a [Bucket]) and the size is known from a
+// manifest, whose checksums then check what is read; with Open otherwise.
+func (c *Cache) openSrc(name string, known bool, size int64) (shard.Object, error) {
+	if k, ok := c.src.(interface {
+		OpenKnown(string, int64) (shard.Object, error)
+	}); ok && known {
+		return k.OpenKnown(name, size)
+	}
+	return c.src.Open(name)
+}
+
 // describe names the object name of the cache's source for messages: its
 // URL when the source has one.
 func (c *Cache) describe(name string) string {

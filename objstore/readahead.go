@@ -141,7 +141,7 @@ func (r *ReadAhead) fetch(i int, name string) bool {
 		return true
 	}
 	c.mu.Unlock()
-	remote, err := c.src.Open(name)
+	remote, err := c.openSrc(name, known, exp.size)
 	if err != nil {
 		r.fail(err)
 		return true
