@@ -2,6 +2,7 @@ package imagecodec_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -9,14 +10,29 @@ import (
 	"github.com/obskit/obskit/imagecodec/internal/codectest"
 )
 
-// The tolerances of the pure-Go decoder against Pillow (issue 16): JPEGs
-// within a PSNR of 40 dB and a mean absolute difference of 1.5; PNG, GIF and
-// lossless WebP exactly. Lossy WebP (x/image/webp's planes, converted with
+// A tolerance bounds how far the pure-Go decoder's pixels may be from
+// Pillow's: the PSNR in dB at least, the mean and the largest absolute
+// difference of a sample at most.
+type tolerance struct {
+	PSNR, Mean float64
+	Max        int
+}
+
+// The tolerances of the pure-Go decoder against Pillow, just below what it
+// reaches (issue 27; issue 16 had 40 dB and a mean of 1.5, which let a wrong
+// YCbCr coefficient drift blue by 6 levels). Its JPEGs differ from
+// libjpeg-turbo's in image/jpeg's IDCT alone: the YCbCr, gray and CMYK ones
+// reach 60.7 to 70.5 dB, a mean of 0.043 at most and 3 levels. The YCCK JPEG
+// is converted to CMYK by image/jpeg in its own rounding: 54.0 dB, a mean of
+// 0.248, 3 levels. Lossy WebP (x/image/webp's planes, converted with
 // libwebp's formulas but upsampled as libjpeg-turbo does, which libwebp does
-// with its own rounding) is held to the JPEG tolerances.
-const (
-	jpegPSNR = 40
-	jpegMean = 1.5
+// with its own rounding): 59.7 dB, a mean of 0.041, 3 levels. PNG, GIF and
+// lossless WebP are exact. A blue coefficient of 1.770 instead of 1.772 takes
+// the JPEGs to 59.6 dB and a mean of 0.061.
+var (
+	jpegTolerance  = tolerance{PSNR: 60, Mean: 0.05, Max: 3}
+	ycckTolerance  = tolerance{PSNR: 53, Mean: 0.26, Max: 3}
+	lossyTolerance = tolerance{PSNR: 58.5, Mean: 0.05, Max: 3}
 )
 
 // sentinels maps the error kinds of cases.json to the package's errors.
@@ -72,13 +88,17 @@ func TestConformance(t *testing.T) {
 			want := c.Want(t, got)
 			diff := codectest.Compare(t, got, want)
 			t.Logf("%s %dx%d: max %d, mean %.3f, PSNR %.1f dB", c.Format, c.Width, c.Height, diff.Max, diff.Mean, diff.PSNR)
+			tol := tolerance{PSNR: math.Inf(1)} // exact
 			switch {
-			case c.Format == "JPEG" || strings.Contains(c.How, "lossy"):
-				if diff.PSNR < jpegPSNR || diff.Mean > jpegMean {
-					t.Errorf("%s off Pillow by PSNR %.1f dB (want >= %d), mean %.3f (want <= %v)", c.Format, diff.PSNR, jpegPSNR, diff.Mean, jpegMean)
-				}
-			case diff.Max != 0:
-				t.Errorf("%s off Pillow by up to %d levels, want exact", c.Format, diff.Max)
+			case strings.Contains(c.How, "YCCK"):
+				tol = ycckTolerance
+			case c.Format == "JPEG":
+				tol = jpegTolerance
+			case strings.Contains(c.How, "lossy"):
+				tol = lossyTolerance
+			}
+			if diff.PSNR < tol.PSNR || diff.Mean > tol.Mean || diff.Max > tol.Max {
+				t.Errorf("%s off Pillow by PSNR %.1f dB, mean %.3f, up to %d levels; want at least %v dB, at most %v and %d levels", c.Format, diff.PSNR, diff.Mean, diff.Max, tol.PSNR, tol.Mean, tol.Max)
 			}
 			if c.OrientedSHA256 != "" {
 				// The reference agrees with Pillow's exif_transpose ...
