@@ -7,4 +7,5 @@ require (
 	go.uber.org/goleak v1.3.0
 	golang.org/x/exp v0.0.0-20260209203927-2842357ff358
 	golang.org/x/image v0.30.0
+	golang.org/x/sys v0.38.0
 )

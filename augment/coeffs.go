@@ -1,26 +1,28 @@
 package augment
 
-import "math"
+import (
+	"math"
+
+	"github.com/obskit/obskit/internal/pixel"
+)
 
 // precisionBits is the fixed-point precision of the weights, Pillow's
 // PRECISION_BITS: 32 bits less 8 for the pixel and 2 for the overshoot of
 // kernels with negative lobes.
-const precisionBits = 32 - 8 - 2
+const precisionBits = pixel.PrecisionBits
 
 // An axis holds the weights of one axis of a separable resampling: output i
-// (of the window computed) reads n[i] source samples from start[i] with the
-// fixed-point weights k[i*ksize:][:n[i]]. The arithmetic is Pillow's
+// (of the window computed) reads N[i] source samples from Start[i] with the
+// fixed-point weights K[i*KSize:][:N[i]]. The arithmetic is Pillow's
 // (precompute_coeffs and normalize_coeffs_8bpc in Resample.c), so that a
 // resize with a Pillow filter gives Pillow's pixels exactly.
 type axis struct {
-	ksize    int
-	start, n []int32
-	k        []int32
-	ws       []float64 // scratch: one output's weights before normalizing
+	pixel.Taps
+	ws []float64 // scratch: one output's weights before normalizing
 	// shift is true when every output reads one source sample with weight 1,
-	// output i the sample start[0]+i: the pass is a copy.
+	// output i the sample Start[0]+i: the pass is a copy.
 	shift bool
-	simd  hsimd // the AVX2 kernel's plan, for a horizontal axis
+	simd  pixel.HPlan // the AVX2 kernel's plan, for a horizontal axis
 	// maxTaps is the most taps the axis has room for (reserve), at least.
 	maxTaps int
 }
@@ -39,10 +41,10 @@ func (a *axis) compute(kern kernel, inSize int, in0, in1 float64, outSize, o0, o
 	support := kern.support * filterscale
 	ksize := int(math.Ceil(support))*2 + 1
 	nout := o1 - o0
-	a.ksize = ksize
-	a.start = growInt32(a.start, nout)
-	a.n = growInt32(a.n, nout)
-	a.k = growInt32(a.k, nout*ksize)
+	a.KSize = ksize
+	a.Start = growInt32(a.Start, nout)
+	a.N = growInt32(a.N, nout)
+	a.K = growInt32(a.K, nout*ksize)
 	if cap(a.ws) < ksize {
 		a.ws = make([]float64, ksize)
 	}
@@ -70,7 +72,7 @@ func (a *axis) compute(kern kernel, inSize int, in0, in1 float64, outSize, o0, o
 			ws[x] = w
 			sum += w
 		}
-		k := a.k[i*ksize : (i+1)*ksize]
+		k := a.K[i*ksize : (i+1)*ksize]
 		for x := range k {
 			w := 0.0
 			if x < cnt {
@@ -101,9 +103,9 @@ func (a *axis) compute(kern kernel, inSize int, in0, in1 float64, outSize, o0, o
 			xmin += lead
 			clear(k[cnt:])
 		}
-		a.start[i] = int32(xmin + off)
-		a.n[i] = int32(cnt)
-		if cnt != 1 || k[0] != 1<<precisionBits || a.start[i] != a.start[0]+int32(i) {
+		a.Start[i] = int32(xmin + off)
+		a.N[i] = int32(cnt)
+		if cnt != 1 || k[0] != 1<<precisionBits || a.Start[i] != a.Start[0]+int32(i) {
 			a.shift = false
 		}
 	}
@@ -113,12 +115,12 @@ func (a *axis) compute(kern kernel, inSize int, in0, in1 float64, outSize, o0, o
 // (offset included), or (0, 0) when they read none.
 func (a *axis) span() (lo, hi int) {
 	lo, hi = math.MaxInt, math.MinInt
-	for i, s := range a.start {
-		if a.n[i] == 0 {
+	for i, s := range a.Start {
+		if a.N[i] == 0 {
 			continue
 		}
 		lo = min(lo, int(s))
-		hi = max(hi, int(s)+int(a.n[i]))
+		hi = max(hi, int(s)+int(a.N[i]))
 	}
 	if lo > hi {
 		return 0, 0
@@ -137,24 +139,24 @@ func growInt32(s []int32, n int) []int32 {
 // setTaps sets output i's taps to the samples from s (offset off excluded)
 // with the weights ws, summing to 1, in fixed point.
 func (a *axis) setTaps(i, s, off int, ws ...float64) {
-	k := a.k[i*a.ksize : (i+1)*a.ksize]
+	k := a.K[i*a.KSize : (i+1)*a.KSize]
 	clear(k)
 	for t, w := range ws {
 		k[t] = int32(math.Round(w * (1 << precisionBits)))
 	}
-	a.start[i] = int32(s + off)
-	a.n[i] = int32(len(ws))
-	if len(ws) != 1 || k[0] != 1<<precisionBits || a.start[i] != a.start[0]+int32(i) {
+	a.Start[i] = int32(s + off)
+	a.N[i] = int32(len(ws))
+	if len(ws) != 1 || k[0] != 1<<precisionBits || a.Start[i] != a.Start[0]+int32(i) {
 		a.shift = false
 	}
 }
 
 // reset sizes a for n outputs of at most ksize taps.
 func (a *axis) reset(n, ksize int) {
-	a.ksize = ksize
-	a.start = growInt32(a.start, n)
-	a.n = growInt32(a.n, n)
-	a.k = growInt32(a.k, n*ksize)
+	a.KSize = ksize
+	a.Start = growInt32(a.Start, n)
+	a.N = growInt32(a.N, n)
+	a.K = growInt32(a.K, n*ksize)
 	a.shift = true
 }
 
@@ -164,8 +166,8 @@ func (a *axis) reset(n, ksize int) {
 // the interval covers.
 func (a *axis) areaDown(inSize int, in0, scale float64, o0, o1, off int) {
 	a.reset(o1-o0, int(math.Ceil(scale))+2)
-	if cap(a.ws) < a.ksize {
-		a.ws = make([]float64, a.ksize)
+	if cap(a.ws) < a.KSize {
+		a.ws = make([]float64, a.KSize)
 	}
 	for i := range o1 - o0 {
 		f1 := in0 + float64(o0+i)*scale
@@ -280,11 +282,11 @@ func maxTaps(f Filter, in, out int) int {
 // reserve gives a room for n outputs of up to taps taps each, and its AVX2
 // plan room for the same.
 func (a *axis) reserve(n, taps int) {
-	if cap(a.start) < n {
-		a.start, a.n = make([]int32, 0, n), make([]int32, 0, n)
+	if cap(a.Start) < n {
+		a.Start, a.N = make([]int32, 0, n), make([]int32, 0, n)
 	}
-	if cap(a.k) < n*taps {
-		a.k = make([]int32, 0, n*taps)
+	if cap(a.K) < n*taps {
+		a.K = make([]int32, 0, n*taps)
 	}
 	if cap(a.ws) < taps {
 		a.ws = make([]float64, taps)

@@ -6,16 +6,19 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/obskit/obskit/internal/pixel"
 )
 
-// TestKernelsMatchGo checks the AVX2 kernels against the Go loops on random
-// sources, crops, boxes, output sizes and filters: the bytes must be equal.
-// The sources are sized exactly, so that a kernel reading past the last
-// row's end would fault.
+// TestKernelsMatchGo checks the resampler with internal/pixel's AVX2 kernels
+// against the same with its Go loops (pixel.ForceGo), on random sources,
+// crops, boxes, output sizes and filters: the bytes must be equal.
+// internal/pixel's tests check each kernel on its own.
 func TestKernelsMatchGo(t *testing.T) {
-	if !useAVX2 {
+	if !pixel.AVX2() {
 		t.Skip("no AVX2 on this machine (or built with purego): the Go loops are the only path")
 	}
+	t.Cleanup(func() { pixel.ForceGo(false) })
 	rng := rand.New(rand.NewPCG(11, 12))
 	var fast, slow resampler
 	for i := range 200 {
@@ -35,48 +38,14 @@ func TestKernelsMatchGo(t *testing.T) {
 			win:    image.Rectangle{Max: out},
 		}
 		name := fmt.Sprintf("%d: %v %dx%d %v -> %v", i, rs.filter, w, h, region, out)
-		useAVX2 = true
+		pixel.ForceGo(false)
 		got := resampleView(&fast, src, &rs).pixels()
-		useAVX2 = false
+		pixel.ForceGo(true)
 		want := resampleView(&slow, src, &rs).pixels()
-		useAVX2 = true
+		pixel.ForceGo(false)
 		if !slices.Equal(got, want) {
 			maxd, _ := levelDiff(got, want)
 			t.Fatalf("%s: the kernels differ from the Go loops by up to %d levels", name, maxd)
-		}
-	}
-}
-
-// TestLutCHWMatchGo checks the AVX2 writer of planar floats against the Go
-// loop, for every length from 0 to 40 pixels, mirrored or not.
-func TestLutCHWMatchGo(t *testing.T) {
-	if !useAVX2 {
-		t.Skip("no AVX2 on this machine (or built with purego): the Go loops are the only path")
-	}
-	rng := rand.New(rand.NewPCG(3, 3))
-	var lut [3][256]float32
-	for c := range lut {
-		for v := range lut[c] {
-			lut[c][v] = rng.Float32()
-		}
-	}
-	for n := range 41 {
-		px := make([]uint8, 3*n)
-		for i := range px {
-			px[i] = uint8(rng.IntN(256))
-		}
-		for _, flip := range []bool{false, true} {
-			var got, want [3][]float32
-			for c := range 3 {
-				got[c], want[c] = make([]float32, n), make([]float32, n)
-			}
-			useAVX2 = false
-			lutCHW(want[0], want[1], want[2], px, &lut, flip)
-			useAVX2 = true
-			lutCHW(got[0], got[1], got[2], px, &lut, flip)
-			if !slices.Equal(got[0], want[0]) || !slices.Equal(got[1], want[1]) || !slices.Equal(got[2], want[2]) {
-				t.Fatalf("%d pixels, flip %v: the kernel differs from the Go loop", n, flip)
-			}
 		}
 	}
 }

@@ -3,6 +3,8 @@ package augment
 import (
 	"image"
 	"math"
+
+	"github.com/obskit/obskit/internal/pixel"
 )
 
 // A view is 8-bit RGB pixels, 3 bytes a pixel, rows stride bytes apart, with
@@ -91,9 +93,9 @@ func (r *resampler) prepare(rs *resampling) {
 	ax(&r.h, reg.Dx(), rs.box[0], rs.box[2], rs.out.X, rs.win.Min.X, rs.win.Max.X, reg.Min.X)
 	ax(&r.v, reg.Dy(), rs.box[1], rs.box[3], rs.out.Y, rs.win.Min.Y, rs.win.Max.Y, reg.Min.Y)
 	if r.wide || r.h.shift {
-		r.h.simd.plan(&r.h, 0)
+		r.h.simd.Plan(&r.h.Taps, r.h.maxTaps, 0)
 	} else {
-		r.h.simd.plan(&r.h, rs.win.Dx())
+		r.h.simd.Plan(&r.h.Taps, r.h.maxTaps, rs.win.Dx())
 	}
 }
 
@@ -104,10 +106,10 @@ func (r *resampler) prepare(rs *resampling) {
 // source.
 func (a *axis) nearest(inSize int, in0, scale float64, o0, o1, off int, pil bool) {
 	n := o1 - o0
-	a.ksize = 1
-	a.start = growInt32(a.start, n)
-	a.n = growInt32(a.n, n)
-	a.k = growInt32(a.k, n)
+	a.KSize = 1
+	a.Start = growInt32(a.Start, n)
+	a.N = growInt32(a.N, n)
+	a.K = growInt32(a.K, n)
 	a.shift = true
 	pos := in0 // OpenCV's
 	if pil {
@@ -126,10 +128,10 @@ func (a *axis) nearest(inSize int, in0, scale float64, o0, o1, off int, pil bool
 		}
 		s = max(0, min(s, inSize-1))
 		i := x - o0
-		a.start[i] = int32(s + off)
-		a.n[i] = 1
-		a.k[i] = 1 << precisionBits
-		if a.start[i] != a.start[0]+int32(i) {
+		a.Start[i] = int32(s + off)
+		a.N[i] = 1
+		a.K[i] = 1 << precisionBits
+		if a.Start[i] != a.Start[0]+int32(i) {
 			a.shift = false
 		}
 	}
@@ -139,7 +141,7 @@ func (a *axis) nearest(inSize int, in0, scale float64, o0, o1, off int, pil bool
 // rows to sink.
 func (r *resampler) run(src view, sink rowSink) {
 	h, v := &r.h, &r.v
-	outW := len(h.start)
+	outW := len(h.Start)
 	rowLen := 3 * outW
 	y0, y1 := v.span()
 	// The source rows the vertical pass reads, after the horizontal pass.
@@ -152,7 +154,7 @@ func (r *resampler) run(src view, sink rowSink) {
 	}
 	if h.shift {
 		// A copy: read the source rows in place.
-		x0 := 3 * int(h.start[0])
+		x0 := 3 * int(h.Start[0])
 		rows = src.pix[y0*src.stride+x0:]
 		rowStride = src.stride
 	} else {
@@ -165,18 +167,18 @@ func (r *resampler) run(src view, sink rowSink) {
 		r.tmp = r.tmp[:(y1-y0)*rowLen]
 		for y := y0; y < y1; y++ {
 			in := src.pix[y*src.stride:]
-			hrow(r.tmp[(y-y0)*rowLen:][:rowLen], in[:3*src.w], len(in), h)
+			pixel.HRow(r.tmp[(y-y0)*rowLen:][:rowLen], in[:3*src.w], len(in), &h.Taps, &h.simd)
 		}
 		rows = r.tmp
 	}
 	r.acc = growInt32(r.acc, rowLen)
-	for j := range v.start {
-		ys, n := int(v.start[j])-y0, int(v.n[j])
-		if n == 1 && v.k[j*v.ksize] == 1<<precisionBits {
+	for j := range v.Start {
+		ys, n := int(v.Start[j])-y0, int(v.N[j])
+		if n == 1 && v.K[j*v.KSize] == 1<<precisionBits {
 			sink.row(j, rows[ys*rowStride:][:rowLen])
 			continue
 		}
-		vrow(r.line, r.acc, rows, rowStride, ys, v.k[j*v.ksize:][:n])
+		pixel.VRow(r.line, r.acc, rows, rowStride, ys, v.K[j*v.KSize:][:n])
 		sink.row(j, r.line)
 	}
 }
@@ -188,7 +190,7 @@ const wideBits = 11
 // runWide is run's passes without rounding or clipping in between.
 func (r *resampler) runWide(src view, sink rowSink, y0, y1 int) {
 	h, v := &r.h, &r.v
-	rowLen := 3 * len(h.start)
+	rowLen := 3 * len(h.Start)
 	r.tmpW = growInt32(r.tmpW, (y1-y0)*rowLen)
 	for y := y0; y < y1; y++ {
 		row := r.tmpW[(y-y0)*rowLen:][:rowLen]
@@ -198,12 +200,12 @@ func (r *resampler) runWide(src view, sink rowSink, y0, y1 int) {
 		r.accW = make([]int64, rowLen)
 	}
 	acc := r.accW[:rowLen]
-	for j := range v.start {
-		ys, n := int(v.start[j])-y0, int(v.n[j])
+	for j := range v.Start {
+		ys, n := int(v.Start[j])-y0, int(v.N[j])
 		for i := range acc {
 			acc[i] = 1 << (precisionBits + wideBits - 1)
 		}
-		for t, w := range v.k[j*v.ksize:][:n] {
+		for t, w := range v.K[j*v.KSize:][:n] {
 			row := r.tmpW[(ys+t)*rowLen:][:rowLen]
 			for i, p := range row {
 				acc[i] += int64(p) * int64(w)
@@ -218,10 +220,10 @@ func (r *resampler) runWide(src view, sink rowSink, y0, y1 int) {
 
 // hpassWide is hpass keeping wideBits of fraction, unclipped.
 func hpassWide(dst []int32, src []uint8, h *axis) {
-	ks := h.ksize
-	for i, s := range h.start {
-		n := int(h.n[i])
-		k := h.k[i*ks:][:n]
+	ks := h.KSize
+	for i, s := range h.Start {
+		n := int(h.N[i])
+		k := h.K[i*ks:][:n]
 		p := src[3*int(s):][:3*n]
 		var r, g, b int32
 		for t, w := range k {
@@ -234,56 +236,6 @@ func hpassWide(dst []int32, src []uint8, h *axis) {
 		d := dst[3*i:][:3]
 		d[0], d[1], d[2] = (r+half)>>sh, (g+half)>>sh, (b+half)>>sh
 	}
-}
-
-// hpass resamples one row of RGB pixels src into dst along h.
-func hpass(dst, src []uint8, h *axis) {
-	ks := h.ksize
-	for i, s := range h.start {
-		n := int(h.n[i])
-		k := h.k[i*ks:][:n]
-		p := src[3*int(s):][:3*n]
-		r, g, b := int32(1<<(precisionBits-1)), int32(1<<(precisionBits-1)), int32(1<<(precisionBits-1))
-		for t, w := range k {
-			q := p[3*t:][:3]
-			r += int32(q[0]) * w
-			g += int32(q[1]) * w
-			b += int32(q[2]) * w
-		}
-		d := dst[3*i:][:3]
-		d[0], d[1], d[2] = clip8(r), clip8(g), clip8(b)
-	}
-}
-
-// vpass computes one output row: the rows ys, ys+1, ... of rows (stride
-// apart) weighed by k, into line, with acc as scratch.
-func vpass(line []uint8, acc []int32, rows []uint8, stride, ys int, k []int32) {
-	acc = acc[:len(line)]
-	for i := range acc {
-		acc[i] = 1 << (precisionBits - 1)
-	}
-	for t, w := range k {
-		row := rows[(ys+t)*stride:][:len(acc)]
-		for i, p := range row {
-			acc[i] += int32(p) * w
-		}
-	}
-	line = line[:len(acc)]
-	for i, s := range acc {
-		line[i] = clip8(s)
-	}
-}
-
-// clip8 returns the 8-bit value of a fixed-point sum, clamped to [0, 255].
-func clip8(s int32) uint8 {
-	v := s >> precisionBits
-	if uint32(v) > 255 {
-		if v < 0 {
-			return 0
-		}
-		return 255
-	}
-	return uint8(v)
 }
 
 // growUint8 returns s with length n, reusing its memory when it can.

@@ -3,6 +3,8 @@ package augment
 import (
 	"fmt"
 	"image"
+
+	"github.com/obskit/obskit/internal/pixel"
 )
 
 // A Layout is the order of a float32 image's axes in the batch.
@@ -72,10 +74,10 @@ func (s *tensorSink) rowAt(y, x0 int, px []uint8) {
 		if s.flip {
 			// Pixel x lands at w-1-(x0+x): the mirrored span, backwards.
 			lo := w - x0 - n
-			lutCHW(r[lo:lo+n], g[lo:lo+n], b[lo:lo+n], px, s.lut, true)
+			pixel.LUTCHW(r[lo:lo+n], g[lo:lo+n], b[lo:lo+n], px, s.lut, true)
 			return
 		}
-		lutCHW(r[x0:x0+n], g[x0:x0+n], b[x0:x0+n], px, s.lut, false)
+		pixel.LUTCHW(r[x0:x0+n], g[x0:x0+n], b[x0:x0+n], px, s.lut, false)
 	case HWC:
 		row := s.dst[3*y*w:][:3*w]
 		if s.flip {

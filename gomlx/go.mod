@@ -10,7 +10,10 @@ require (
 	go.uber.org/goleak v1.3.0
 )
 
-require golang.org/x/image v0.30.0 // indirect
+require (
+	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/sys v0.43.0 // indirect
+)
 
 require (
 	github.com/go-logr/logr v1.4.3 // indirect

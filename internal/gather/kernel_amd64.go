@@ -5,6 +5,8 @@ package gather
 import (
 	"math"
 	"unsafe"
+
+	"golang.org/x/sys/cpu"
 )
 
 const hasKernel = true
@@ -38,29 +40,13 @@ func columnAsm(dst, src unsafe.Pointer, off, next, scale int, idx *int, count, s
 //go:noescape
 func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int)
 
-// cpuid executes CPUID with the given leaf and subleaf.
+// cpuid executes CPUID with the given leaf and subleaf: for the cache
+// parameters, which golang.org/x/sys/cpu does not report.
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
-// xgetbv reads XCR0, the register state the operating system saves.
-func xgetbv() (eax, edx uint32)
-
 // hasAVX2 reports whether the CPU has AVX2 and the operating system saves
-// the YMM registers.
-var hasAVX2 = func() bool {
-	_, _, ecx1, _ := cpuid(1, 0)
-	if max, _, _, _ := cpuid(0, 0); max < 7 || ecx1&(1<<27) == 0 || ecx1&(1<<28) == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}()
-
-// HasAVX2 reports whether the CPU has AVX2 and the operating system saves the
-// YMM registers: the check every AVX2 kernel of the module shares.
-func HasAVX2() bool { return hasAVX2 }
+// the YMM registers (x/sys/cpu checks both).
+var hasAVX2 = cpu.X86.HasAVX2
 
 // cacheSize is the size in bytes of the CPU's largest cache, from CPUID's
 // deterministic cache parameters (leaf 4 on Intel, 0x8000001D on AMD), or 0
@@ -86,13 +72,10 @@ var cacheSize = func() int {
 }()
 
 // movsFrom is the row size in bytes from which rows move with REP MOVSB: 2 KiB
-// on CPUs with enhanced REP MOVSB (ERMS, CPUID leaf 7 EBX bit 9), never on
-// others, where REP MOVSB is slow.
+// on CPUs with enhanced REP MOVSB (ERMS), never on others, where REP MOVSB is
+// slow.
 var movsFrom = func() int {
-	if max, _, _, _ := cpuid(0, 0); max < 7 {
-		return math.MaxInt
-	}
-	if _, ebx, _, _ := cpuid(7, 0); ebx&(1<<9) == 0 {
+	if !cpu.X86.HasERMS {
 		return math.MaxInt
 	}
 	return 2 << 10

@@ -42,6 +42,3 @@ const (
 	hasAVX2   = false
 	cacheSize = 0
 )
-
-// HasAVX2 reports false: no AVX2 kernel is built here.
-func HasAVX2() bool { return false }

@@ -35,6 +35,3 @@ func columnAsm(dst, src unsafe.Pointer, off, next, scale int, idx *int, count, s
 }
 
 func prefetchPicksAsm(src unsafe.Pointer, off, scale int, idx *int, count int) {}
-
-// HasAVX2 reports false: no AVX2 kernel is built here.
-func HasAVX2() bool { return false }

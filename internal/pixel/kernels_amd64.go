@@ -1,15 +1,14 @@
 //go:build !purego
 
-package augment
+package pixel
 
-import "github.com/obskit/obskit/internal/gather"
+import "golang.org/x/sys/cpu"
 
-// useAVX2 reports that the processor and the operating system support AVX2
-// (internal/gather's check, shared by the module's AVX2 kernels); tests switch
-// it off to run the Go loops.
-var useAVX2 = gather.HasAVX2()
+// hasAVX2 reports that the processor has AVX2 and the operating system saves
+// the YMM registers (x/sys/cpu checks both).
+var hasAVX2 = cpu.X86.HasAVX2
 
-// hrowAVX2 computes npairs pairs of blocks of a horizontal pass (see hsimd).
+// hrowAVX2 computes npairs pairs of blocks of a horizontal pass (see HPlan).
 //
 //go:noescape
 func hrowAVX2(out, in *uint8, meta *int32, masks *uint8, w *int32, npairs int)
