@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"errors"
+	"hash/crc32"
 	"strings"
 	"testing"
 
@@ -19,7 +20,8 @@ func FuzzScanner(f *testing.F) {
 	f.Add(gz(build(f, entry{name: "a.jpg", data: "1"})))
 	f.Add([]byte("BZh91AY&SY"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		s := NewScanner(bytes.NewReader(b), "fuzz.tar", ScanOptions{SHA256: true, Data: true})
+		// No Data: a compressed input may expand a thousandfold.
+		s := NewScanner(bytes.NewReader(b), "fuzz.tar", ScanOptions{SHA256: true, Keep: func(string) bool { return true }})
 		last := int64(-1)
 		for s.Next() {
 			smp := s.Sample()
@@ -28,10 +30,10 @@ func FuzzScanner(f *testing.F) {
 			}
 			seen := map[string]bool{}
 			for _, m := range smp.Members {
-				if m.Header <= last || m.Offset < m.Header+512 || m.Size != int64(len(m.Data)) || m.Offset+m.Size > s.Offset() {
+				if m.Header <= last || m.Offset < m.Header+512 || m.Size <= KeepMax && m.Size != int64(len(m.Data)) || m.Offset+m.Size > s.Offset() {
 					t.Fatalf("member %+v after offset %d, read %d bytes", m, last, s.Offset())
 				}
-				if s.Compression() == "" && !bytes.Equal(b[m.Offset:m.Offset+m.Size], m.Data) {
+				if s.Compression() == "" && crc32.Checksum(b[m.Offset:m.Offset+m.Size], CRC) != m.CRC {
 					t.Fatalf("member %q: its offset does not hold its data", m.Name)
 				}
 				if seen[m.Field] {

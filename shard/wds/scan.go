@@ -50,9 +50,14 @@ type ScanOptions struct {
 	SHA256 bool // compute each member's SHA-256
 	Data   bool // keep each member's data
 	// Keep, when not nil, keeps the data of the members whose field it
-	// returns true for (with Data false).
+	// returns true for (with Data false), when they hold at most KeepMax
+	// bytes: a label, say, not a field whose size a damaged or hostile
+	// shard chooses.
 	Keep func(field string) bool
 }
+
+// KeepMax is the largest member ScanOptions.Keep keeps: 1 MiB.
+const KeepMax = 1 << 20
 
 // ErrFormat is wrapped by the errors of bytes that are not a WebDataset tar
 // shard: a bad header, a shard cut inside a member, a field twice in one
@@ -72,6 +77,7 @@ type Error struct {
 	Err    error // the cause, or nil
 }
 
+// Error returns "wds: SHARD: offset N: sample KEY: what is wrong: the cause".
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "wds: %s: offset %d", e.Shard, e.Offset)
@@ -316,7 +322,7 @@ func (s *Scanner) data(m *Member, key string) bool {
 	}
 	var crc uint32
 	var got int64
-	keep := s.opts.Data || s.opts.Keep != nil && s.opts.Keep(m.Field)
+	keep := s.opts.Data || s.opts.Keep != nil && m.Size <= KeepMax && s.opts.Keep(m.Field)
 	for {
 		n, err := s.tr.Read(s.buf)
 		p := s.buf[:n]
