@@ -114,7 +114,7 @@ func shardLs(e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			err = lsTar(enc, o, filepath.Join(filepath.Dir(args[0]), filepath.FromSlash(s.Files[0].Name)), bar)
+			err = lsTar(enc, o, sibling(args[0], s.Files[0].Name), bar)
 			o.Close()
 			if err != nil {
 				return err
