@@ -17,6 +17,7 @@ import (
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
+	"github.com/obskit/obskit/recordio"
 	"github.com/obskit/obskit/shard/wds"
 )
 
@@ -225,5 +226,59 @@ func TestShardLsBroken(t *testing.T) {
 	status, stdout, stderr := run("shard", "verify", m)
 	if status != 1 || !strings.Contains(stdout, `"shard":`) || !strings.Contains(stdout, "ok.tar") || !strings.Contains(stderr, "1 of 2 shards failed") {
 		t.Errorf("shard verify of a damaged shard: status %d, %s, %s", status, stdout, stderr)
+	}
+}
+
+// TestShardWriteInputs: a CSV file with a target column, an IDX pair (MNIST's
+// layout) and a .rec of image records are packed with their labels.
+func TestShardWriteInputs(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "t.csv"), []byte("a,b,label\n1,2,0\n3,4,1\n5,6,1\n"), 0o666)
+	images := []byte{0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 2}
+	for i := range 12 {
+		images = append(images, byte(i))
+	}
+	os.WriteFile(filepath.Join(dir, "images-idx3-ubyte"), images, 0o666)
+	os.WriteFile(filepath.Join(dir, "labels-idx1-ubyte"), []byte{0, 0, 8, 1, 0, 0, 0, 3, 7, 8, 9}, 0o666)
+	_, imgs := folder(t, 2)
+	var rec bytes.Buffer
+	w := recordio.NewWriter(&rec)
+	for i, img := range imgs {
+		w.Write(recordio.Pack(nil, recordio.Header{Label: float32(i % 3), ID: uint64(i)}, nil, img))
+	}
+	os.WriteFile(filepath.Join(dir, "i.rec"), rec.Bytes(), 0o666)
+	for _, tc := range []struct {
+		args   []string
+		n      int
+		fields []string
+		labels []string
+	}{
+		{[]string{"-target", "label", filepath.Join(dir, "t.csv")}, 3, []string{"x.npy", "cls"}, []string{"0", "1", "1"}},
+		{[]string{"-y", filepath.Join(dir, "labels-idx1-ubyte"), filepath.Join(dir, "images-idx3-ubyte")}, 3, []string{"x.npy", "cls"}, []string{"7", "8", "9"}},
+		{[]string{filepath.Join(dir, "i.rec")}, 4, []string{"png", "cls"}, []string{"0", "1", "2", "0"}},
+	} {
+		m := filepath.Join(t.TempDir(), "m.json")
+		if status, _, stderr := run(append([]string{"shard", "write", "-o", m}, tc.args...)...); status != 0 {
+			t.Fatalf("shard write %v: %s", tc.args, stderr)
+		}
+		got := lsLines(t, m)
+		if len(got) != tc.n {
+			t.Fatalf("%v: %d samples", tc.args, len(got))
+		}
+		for i, s := range got {
+			for _, f := range tc.fields {
+				if _, ok := s.Fields[f]; !ok || len(s.Fields) != len(tc.fields) {
+					t.Errorf("%v: sample %d: fields %v, want %v", tc.args, i, s.Fields, tc.fields)
+				}
+			}
+			if s.Fields["cls"].SHA256 != hexSum([]byte(tc.labels[i])) {
+				t.Errorf("%v: sample %d: cls is not %s", tc.args, i, tc.labels[i])
+			}
+		}
+	}
+	// A folder as .npy shards is refused: images are not arrays.
+	root, _ := folder(t, 1)
+	if status, _, stderr := run("shard", "write", "-format", "npy", "-o", filepath.Join(dir, "x", "m.json"), root); status != 2 || !strings.Contains(stderr, "not arrays") {
+		t.Errorf("images as npy shards: status %d, %s", status, stderr)
 	}
 }
