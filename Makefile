@@ -31,21 +31,23 @@ RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
-# build time and dlopen at run time), and scikit-learn for subset's tests
-# against its splitters (run by /usr/bin/python3 through internal/pypeer).
+# build time and dlopen at run time), scikit-learn for subset's tests
+# against its splitters (run by /usr/bin/python3 through internal/pypeer),
+# and boto3 for objstore's interop test with the S3 server (python3-boto3
+# and its 3 dependencies, no recommends).
 # deps installs the missing ones where apt-get is (CI, a Debian machine as
 # root), without the packages they only recommend (scikit-learn's, matplotlib
 # and pytest, would add 48 packages and 2m16s to its 64 s install, measured on
 # a 2-core Zen 5 VM), and says what to install elsewhere; the tests that need
 # them then skip with that message.
-DEBS := libjpeg62-turbo-dev python3-sklearn
+DEBS := libjpeg62-turbo-dev python3-sklearn python3-boto3
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if command -v apt-get >/dev/null 2>&1; then \
 	    echo "make deps: installing$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
-	  else echo "make deps: no apt-get here: install$$missing (libjpeg-turbo's header and library for imagecodec/turbo, scikit-learn for subset's tests)"; fi; \
+	  else echo "make deps: no apt-get here: install$$missing (libjpeg-turbo's header and library for imagecodec/turbo, scikit-learn for subset's tests, boto3 for objstore's)"; fi; \
 	fi
 
 # The real object store the objstore module's tests (and the command's s3://
@@ -65,9 +67,9 @@ weed:
 # (and make lint). Every module runs even when one fails; testsum prints go
 # test's usual lines from its -json output, then one line counting the tests.
 # With the Debian packages in place the libjpeg-turbo tests and the
-# scikit-learn ones must run, not skip (OBSKIT_REQUIRE_TURBO,
-# OBSKIT_REQUIRE_SKLEARN); the tests that need the S3 server always must
-# (OBSKIT_REQUIRE_S3: make weed built it).
+# scikit-learn and boto3 ones must run, not skip (OBSKIT_REQUIRE_TURBO,
+# OBSKIT_REQUIRE_SKLEARN, OBSKIT_REQUIRE_BOTO3); the tests that need the S3
+# server always must (OBSKIT_REQUIRE_S3: make weed built it).
 TESTFLAGS := $(RACE) -vet=all -count=1
 # GoMLX's pure-Go backend (github.com/gomlx/compute v0.1.3) turns uintptr
 # arithmetic back into pointers in its matmul kernels, which the checkptr
@@ -82,7 +84,7 @@ test: deps fmtcheck weed $(BIN)/testsum
 	@req=$$(dpkg -s $(DEBS) >/dev/null 2>&1 && echo 1); \
 	{ for m in $(MODULES); do echo "== $$m"; \
 	    flags=""; case " $(GOMLXMODS) " in *" $$m "*) flags="$(GOMLXFLAGS)";; esac; \
-	    OBSKIT_REQUIRE_TURBO=$$req OBSKIT_REQUIRE_SKLEARN=$$req OBSKIT_REQUIRE_S3=1 $(GO) test -C $$m $(TESTFLAGS) $$flags -json ./... || echo "make test: go test exited with status $$? in $$m"; done; \
+	    OBSKIT_REQUIRE_TURBO=$$req OBSKIT_REQUIRE_SKLEARN=$$req OBSKIT_REQUIRE_BOTO3=$$req OBSKIT_REQUIRE_S3=1 $(GO) test -C $$m $(TESTFLAGS) $$flags -json ./... || echo "make test: go test exited with status $$? in $$m"; done; \
 	  echo "== imagecodec/turbo without cgo"; \
 	  CGO_ENABLED=0 $(GO) test -vet=all -count=1 -json ./imagecodec/turbo/ || echo "make test: go test exited with status $$? in imagecodec/turbo"; \
 	} | $(BIN)/testsum
