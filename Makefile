@@ -27,7 +27,7 @@ BENCHFLAGS ?=
 # -race needs cgo and a C compiler; without one, test without it and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && echo -race)
 
-.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar fuzz demo demo-train demo-images compare chart deps interop bench-images bench-train weed
+.PHONY: test vet fmtcheck tidycheck lint bench bench-columnar bench-objstore fuzz demo demo-train demo-images compare chart deps interop bench-images bench-train weed
 
 # Debian packages the kit's tests and benchmarks use: libjpeg-turbo's header
 # and library for imagecodec/turbo (found by its C part with __has_include at
@@ -111,6 +111,7 @@ lint: vet fmtcheck tidycheck
 bench: deps $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 	$(MAKE) bench-columnar
+	$(MAKE) bench-objstore
 	$(MAKE) bench-images
 	$(MAKE) bench-train
 
@@ -122,6 +123,13 @@ bench-columnar:
 	$(GO) test -C columnar ./arrowipc -run '^$$' -bench . -count $(COUNT)
 	mkdir -p $(BIN)/parquet-bench
 	$(GO) test -C columnar ./parquet -run '^$$' -bench . -count $(COUNT) -timeout 60m -args -parquet.dir=$(BIN)/parquet-bench
+
+# Issue 29's figures: an epoch of raw samples of 1 GiB of 64 MiB tar shards
+# from memory, the local disk (page cache dropped), the S3 server on loopback
+# through the cache (cold, warm) and through a proxy adding 20 ms per
+# request, with 1, 2 and 4 readers, the ratios in one run (BenchmarkEpoch).
+bench-objstore: weed
+	$(GO) test -C objstore -run '^$$' -bench BenchmarkEpoch -benchtime 1x -count $(COUNT) -timeout 60m .
 
 # The same with NumPy, PyTorch and scikit-learn (bench/peers.py, run with
 # PYTHON as sides of the same benchmarks), this machine's results file in
