@@ -92,6 +92,7 @@
 // buffers from the pipeline's free list and puts it back, so a Pipeline
 // serves any number of goroutines at once and keeps as many sets as ran at
 // once, through garbage collections too. The two
-// resampling passes run AVX2 kernels on amd64 processors that have them,
-// Go loops elsewhere and with the purego build tag; both give the same bytes.
+// resampling passes, the float32 write of channels-first output and the 8-bit
+// writes run AVX2 kernels on amd64 processors that have them, Go loops
+// elsewhere and with the purego build tag; both give the same bytes.
 package augment

@@ -5,6 +5,7 @@ import (
 
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/imagecodec"
+	"github.com/obskit/obskit/internal/pixel"
 )
 
 // ApplyUint8 is [Pipeline.Apply] with 8-bit output: the same decode, geometry,
@@ -45,40 +46,23 @@ func (p *Pipeline) checkUint8(op string) {
 func (s *tensorSink) rowAt8(y, x0 int, px []uint8) {
 	n := len(px) / 3
 	w := s.w
+	lo := x0 // the first column the pixels land in
+	if s.flip {
+		lo = w - x0 - n
+	}
 	switch s.layout {
 	case CHW:
 		plane := w * s.h
-		r := s.dst8[y*w:][:w]
-		g := s.dst8[plane+y*w:][:w]
-		b := s.dst8[2*plane+y*w:][:w]
-		if s.flip {
-			lo := w - x0 - n
-			r, g, b = r[lo:lo+n], g[lo:lo+n], b[lo:lo+n]
-			for x := range n {
-				p := px[3*x : 3*x+3 : 3*x+3]
-				o := n - 1 - x
-				r[o], g[o], b[o] = p[0], p[1], p[2]
-			}
-			return
-		}
-		r, g, b = r[x0:x0+n], g[x0:x0+n], b[x0:x0+n]
-		for x := range n {
-			p := px[3*x : 3*x+3 : 3*x+3]
-			r[x], g[x], b[x] = p[0], p[1], p[2]
-		}
+		r := s.dst8[y*w:][:w][lo : lo+n]
+		g := s.dst8[plane+y*w:][:w][lo : lo+n]
+		b := s.dst8[2*plane+y*w:][:w][lo : lo+n]
+		pixel.Planes(r, g, b, px, s.flip)
 	case HWC:
-		row := s.dst8[3*y*w:][:3*w]
+		row := s.dst8[3*y*w:][:3*w][3*lo : 3*(lo+n)]
 		if s.flip {
-			lo := w - x0 - n
-			row = row[3*lo : 3*(lo+n)]
-			for x := range n {
-				p := px[3*x : 3*x+3 : 3*x+3]
-				o := 3 * (n - 1 - x)
-				q := row[o : o+3 : o+3]
-				q[0], q[1], q[2] = p[0], p[1], p[2]
-			}
+			pixel.Mirror(row, px)
 			return
 		}
-		copy(row[3*x0:3*(x0+n)], px[:3*n])
+		copy(row, px[:3*n])
 	}
 }

@@ -1,7 +1,8 @@
 // Package pixel holds the inner loops over rows of 8-bit RGB pixels (3 bytes a
 // pixel) that package augment's passes run: the horizontal and vertical sums
-// of a separable resampling in Pillow's fixed point ([HRow], [VRow]) and the
-// write of float32 planes through a lookup table ([LUTCHW]).
+// of a separable resampling in Pillow's fixed point ([HRow], [VRow]), the
+// write of float32 planes through a lookup table ([LUTCHW]) and the writes of
+// 8-bit output ([Planes], [Mirror]).
 //
 // Each function is AVX2 assembly on amd64 processors whose CPU and operating
 // system support it (as golang.org/x/sys/cpu reports), and a Go loop

@@ -24,3 +24,10 @@ func vrowAVX2(out *uint8, n int, rows *uint8, stride int, k *int32, nk int)
 //
 //go:noescape
 func lutCHWAVX2(red, green, blue *float32, px *uint8, n int, lut *[3][256]float32, masks *[3][32]uint8, flip bool)
+
+// shuffle3AVX2 rearranges n pixels (a multiple of 32) of px into three
+// outputs, 16 bytes of each lane at a time, by the shuffles masks (see
+// write8.go and kernels_amd64.s).
+//
+//go:noescape
+func shuffle3AVX2(o0, o1, o2 *uint8, lo, hi, step int, px *uint8, n int, masks *[9][32]uint8)

@@ -192,3 +192,73 @@ DATA reverse<>+20(SB)/4, $2
 DATA reverse<>+24(SB)/4, $1
 DATA reverse<>+28(SB)/4, $0
 GLOBL reverse<>(SB), RODATA|NOPTR, $32
+
+// func shuffle3AVX2(o0, o1, o2 *uint8, lo, hi, step int, px *uint8, n int, masks *[9][32]uint8)
+//
+// 32 pixels a step (n, a multiple of 32, in all): the 96 bytes at px go in
+// three registers, bytes 0-47 (pixels 0-15) in their low lanes and 48-95
+// (pixels 16-31) in their high lanes, 16 bytes each. Output j is the or of
+// the three registers shuffled by masks 3j, 3j+1 and 3j+2; its low lane is
+// stored at oj+lo and its high lane at oj+hi, and each oj moves step bytes
+// for the next 32 pixels.
+TEXT ·shuffle3AVX2(SB), NOSPLIT, $0-72
+	MOVQ o0+0(FP), DI
+	MOVQ o1+8(FP), R8
+	MOVQ o2+16(FP), R9
+	MOVQ lo+24(FP), R10
+	MOVQ hi+32(FP), R11
+	MOVQ step+40(FP), R12
+	MOVQ px+48(FP), SI
+	MOVQ n+56(FP), CX
+	MOVQ masks+64(FP), AX
+	VMOVDQU 0(AX), Y7
+	VMOVDQU 32(AX), Y8
+	VMOVDQU 64(AX), Y9
+	VMOVDQU 96(AX), Y10
+	VMOVDQU 128(AX), Y11
+	VMOVDQU 160(AX), Y12
+	VMOVDQU 192(AX), Y13
+	VMOVDQU 224(AX), Y14
+	VMOVDQU 256(AX), Y15
+
+shuffle:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, 48(SI), Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $1, 64(SI), Y1, Y1
+	VMOVDQU     32(SI), X2
+	VINSERTI128 $1, 80(SI), Y2, Y2
+
+	VPSHUFB Y7, Y0, Y3
+	VPSHUFB Y8, Y1, Y4
+	VPOR    Y4, Y3, Y3
+	VPSHUFB Y9, Y2, Y4
+	VPOR    Y4, Y3, Y3
+
+	VPSHUFB Y10, Y0, Y5
+	VPSHUFB Y11, Y1, Y4
+	VPOR    Y4, Y5, Y5
+	VPSHUFB Y12, Y2, Y4
+	VPOR    Y4, Y5, Y5
+
+	VPSHUFB Y13, Y0, Y6
+	VPSHUFB Y14, Y1, Y4
+	VPOR    Y4, Y6, Y6
+	VPSHUFB Y15, Y2, Y4
+	VPOR    Y4, Y6, Y6
+
+	VMOVDQU      X3, (DI)(R10*1)
+	VEXTRACTI128 $1, Y3, (DI)(R11*1)
+	VMOVDQU      X5, (R8)(R10*1)
+	VEXTRACTI128 $1, Y5, (R8)(R11*1)
+	VMOVDQU      X6, (R9)(R10*1)
+	VEXTRACTI128 $1, Y6, (R9)(R11*1)
+
+	ADDQ $96, SI
+	ADDQ R12, DI
+	ADDQ R12, R8
+	ADDQ R12, R9
+	SUBQ $32, CX
+	JNZ  shuffle
+	VZEROUPPER
+	RET

@@ -1,6 +1,7 @@
 package pixel
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -167,6 +168,76 @@ func TestLUTCHW(t *testing.T) {
 	}
 }
 
+// TestPlanes: Planes against the deinterleave of each pixel, for every
+// length from 0 to 70 pixels and some longer, mirrored or not, each plane
+// ending at an unreadable page and preceded by bytes that must stay as they
+// were, through the Go loop and the AVX2 kernel.
+func TestPlanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const before = 40
+	for _, path := range paths(t) {
+		run(path)
+		for _, n := range lengths() {
+			px := guarded(t, 3*n)
+			randBytes(rng, px)
+			for _, flip := range []bool{false, true} {
+				var planes [3][]uint8
+				for c := range planes {
+					planes[c] = guarded(t, before+n)
+					randBytes(rng, planes[c][:before])
+				}
+				heads := [3][]uint8{slices.Clone(planes[0][:before]), slices.Clone(planes[1][:before]), slices.Clone(planes[2][:before])}
+				Planes(planes[0][before:], planes[1][before:], planes[2][before:], px, flip)
+				for c := range 3 {
+					if !slices.Equal(planes[c][:before], heads[c]) {
+						t.Fatalf("%s: %d pixels, flip %v: plane %d was written before its start", path, n, flip, c)
+					}
+					got := planes[c][before:]
+					for x := range n {
+						o := x
+						if flip {
+							o = n - 1 - x
+						}
+						if got[o] != px[3*x+c] {
+							t.Fatalf("%s: %d pixels, flip %v: pixel %d channel %d is %d at %d, want %d", path, n, flip, x, c, got[o], o, px[3*x+c])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMirror: Mirror against the reversal of the pixels, for every length
+// from 0 to 70 pixels and some longer, the output ending at an unreadable
+// page and preceded by bytes that must stay as they were, through the Go loop
+// and the AVX2 kernel.
+func TestMirror(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const before = 100
+	for _, path := range paths(t) {
+		run(path)
+		for _, n := range lengths() {
+			px := guarded(t, 3*n)
+			randBytes(rng, px)
+			buf := guarded(t, before+3*n)
+			randBytes(rng, buf)
+			head := slices.Clone(buf[:before])
+			Mirror(buf[before:], px)
+			if !slices.Equal(buf[:before], head) {
+				t.Fatalf("%s: %d pixels: written before the output's start", path, n)
+			}
+			got := buf[before:]
+			for x := range n {
+				o := 3 * (n - 1 - x)
+				if !slices.Equal(got[o:o+3], px[3*x:3*x+3]) {
+					t.Fatalf("%s: %d pixels: pixel %d is %v at %d, want %v", path, n, x, got[o:o+3], n-1-x, px[3*x:3*x+3])
+				}
+			}
+		}
+	}
+}
+
 // TestAllocs pins the functions at zero allocations, and a plan at zero once
 // its buffers have grown.
 func TestAllocs(t *testing.T) {
@@ -174,6 +245,7 @@ func TestAllocs(t *testing.T) {
 	h := randTaps(rng, 300, 224)
 	src := make([]uint8, 3000)
 	dst := make([]uint8, 3*224)
+	planes := make([]uint8, 3*224)
 	acc := make([]int32, 3*224)
 	var lut [3][256]float32
 	f := make([]float32, 3*224)
@@ -186,6 +258,8 @@ func TestAllocs(t *testing.T) {
 			HRow(dst, src, len(src), h, &s)
 			VRow(dst, acc, src, 700, 0, h.K[:3])
 			LUTCHW(f[:224], f[224:448], f[448:], dst, &lut, true)
+			Planes(planes[:224], planes[224:448], planes[448:], dst, true)
+			Mirror(planes, dst)
 		})
 		if a != 0 {
 			t.Errorf("%s: %v allocations a run", path, a)
@@ -219,4 +293,32 @@ func firstDiff(a, b []uint8) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// BenchmarkWrite8 measures the 8-bit writes of a row of 224 pixels (a
+// RandomResizedCrop(224) output row), the Go loop beside the AVX2 kernel.
+func BenchmarkWrite8(b *testing.B) {
+	const n = 224
+	px := make([]uint8, 3*n)
+	out := make([]uint8, 3*n)
+	for _, path := range paths(b) {
+		for _, c := range []struct {
+			name string
+			f    func()
+		}{
+			{"planes", func() { Planes(out[:n], out[n:2*n], out[2*n:], px, false) }},
+			{"planes-flip", func() { Planes(out[:n], out[n:2*n], out[2*n:], px, true) }},
+			{"mirror", func() { Mirror(out, px) }},
+			{"copy", func() { copy(out, px) }},
+		} {
+			b.Run(fmt.Sprintf("%s/%s", c.name, path), func(b *testing.B) {
+				run(path)
+				b.SetBytes(3 * n)
+				b.ReportAllocs()
+				for b.Loop() {
+					c.f()
+				}
+			})
+		}
+	}
 }
