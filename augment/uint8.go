@@ -36,6 +36,11 @@ func (p *Pipeline) ApplyRGBUint8(dst []uint8, img *imagecodec.RGB, rng *rand.Ran
 	return p.applyRGB(output{b: dst}, img, rng)
 }
 
+// CanUint8 reports whether the pipeline writes 8-bit output: true unless it
+// is an [Affine] pipeline, whose values are written as float32 only.
+// ApplyUint8 and ApplyRGBUint8 panic where it is false.
+func (p *Pipeline) CanUint8() bool { return !p.drawn }
+
 // checkUint8 panics when the pipeline writes float32 only.
 func (p *Pipeline) checkUint8(op string) {
 	container.CheckArg(!p.drawn, op, "pipeline", "an Affine pipeline", "a pipeline of torchvision's steps: an Affine step's values are drawn per image and written as float32 only")

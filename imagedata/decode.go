@@ -1,19 +1,14 @@
 package imagedata
 
 import (
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"slices"
-	"strconv"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/imagecodec"
-	"github.com/obskit/obskit/internal/freelist"
-	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/tuples"
 )
 
@@ -36,16 +31,7 @@ var (
 //
 // It is stateless apart from reused buffers: any number of goroutines may read
 // it at once. Make one with [Decode] (labeled data) or [NewImages].
-type Images struct {
-	enc   container.Container[[]byte]
-	p     *augment.Pipeline
-	dec   imagecodec.Decoder
-	shape []int
-	skips *Skips
-	// class[i] is the label class of image i, for replacements; nil: any.
-	class []int32
-	free  freelist.List[scratch]
-}
+type Images struct{ c images[float32] }
 
 // An Option configures a container of decoded images.
 type Option func(*options)
@@ -83,20 +69,9 @@ const maxTries = 16
 // otherwise an image is read by enc's GetObs, whose failure panics as it does.
 // NewImages panics with a *container.ArgError if enc, p or dec is nil.
 func NewImages(enc container.Container[[]byte], p *augment.Pipeline, dec imagecodec.Decoder, opts ...Option) *Images {
-	return newImages("imagedata.NewImages", enc, p, dec, nil, opts)
-}
-
-func newImages(op string, enc container.Container[[]byte], p *augment.Pipeline, dec imagecodec.Decoder, class []int32, opts []Option) *Images {
-	container.CheckArg(enc != nil, op, "images", enc, "a container of encoded images")
-	container.CheckArg(p != nil, op, "pipeline", p, "an *augment.Pipeline")
-	container.CheckArg(dec != nil, op, "decoder", dec, "an imagecodec.Decoder")
-	var o options
-	for _, opt := range opts {
-		container.CheckArg(opt != nil, op, "option", opt, "an Option")
-		opt(&o)
-	}
-	s := p.Shape()
-	return &Images{enc: enc, p: p, dec: dec, shape: s[:], skips: o.skips, class: class}
+	im := &Images{}
+	im.c.init("imagedata.NewImages", enc, p, dec, nil, opts)
+	return im
 }
 
 // Decoded is the container of labeled images [Decode] returns: a
@@ -126,7 +101,8 @@ type Decoded[L any] = tuples.Tuple2[*Images, container.Slice[L], *arraycontainer
 func Decode[L any](data container.Batched[tuples.Pair[[]byte, L], tuples.Pair[[][]byte, []L]], p *augment.Pipeline, dec imagecodec.Decoder, opts ...Option) *Decoded[L] {
 	container.CheckArg(data != nil, "imagedata.Decode", "data", data, "a labeled container of encoded images")
 	labels := tuples.Labels(data)
-	im := newImages("imagedata.Decode", tuples.Features(data), p, dec, classes(labels), opts)
+	im := &Images{}
+	im.c.init("imagedata.Decode", tuples.Features(data), p, dec, classes(labels), opts)
 	t, err := tuples.Zip2(im, container.Slice[L](labels))
 	if err != nil {
 		panic(err) // cannot happen: one label an image
@@ -155,24 +131,24 @@ func classes[L any](labels []L) []int32 {
 }
 
 // Nobs returns the number of images.
-func (im *Images) Nobs() int { return im.enc.Nobs() }
+func (im *Images) Nobs() int { return im.c.enc.Nobs() }
 
 // ObsShape returns the shape of one image, newly allocated: the pipeline's
 // Shape.
-func (im *Images) ObsShape() []int { return slices.Clone(im.shape) }
+func (im *Images) ObsShape() []int { return slices.Clone(im.c.shape) }
 
 // Pipeline returns the augmentation pipeline.
-func (im *Images) Pipeline() *augment.Pipeline { return im.p }
+func (im *Images) Pipeline() *augment.Pipeline { return im.c.p }
 
 // Encoded returns the container of the encoded images.
-func (im *Images) Encoded() container.Container[[]byte] { return im.enc }
+func (im *Images) Encoded() container.Container[[]byte] { return im.c.enc }
 
 // BlockStarts returns the blocks of the encoded images (container.Blocked), nil
 // when they have none: image i is decoded from encoded image i alone, so the
 // images of a container stored in blocks (shards, the row groups of a binary
 // column, joined .rec files) keep its blocks, and eachobs.ShuffleBlocks reads
 // them a window of blocks at a time.
-func (im *Images) BlockStarts() []int { return container.BlockStarts(im.enc) }
+func (im *Images) BlockStarts() []int { return container.BlockStarts(im.c.enc) }
 
 // GetObs returns image i decoded and augmented with the randomness of seed
 // 0, epoch 0, in a newly allocated array. It panics with a
@@ -182,20 +158,20 @@ func (im *Images) BlockStarts() []int { return container.BlockStarts(im.enc) }
 // the record's key and offset, when the image cannot be read or decoded and
 // the container does not skip it.
 func (im *Images) GetObs(i int) *arraycontainer.Array[float32] {
-	return im.getObsRand("imagedata.Images.GetObs", i, container.ObsRand{})
+	return im.c.getObsRand("imagedata.Images.GetObs", i, container.ObsRand{})
 }
 
 // GetObsInto decodes and augments the images at idx into dst with the
 // randomness of seed 0, epoch 0: GetObsRandInto with
 // container.NewObsRand(0, 0). It panics as GetObs does.
 func (im *Images) GetObsInto(dst *arraycontainer.Array[float32], idx []int) *arraycontainer.Array[float32] {
-	return im.getObsRandInto("imagedata.Images.GetObsInto", dst, idx, container.NewObsRand(0, 0))
+	return im.c.getObsRandInto("imagedata.Images.GetObsInto", dst, idx, container.NewObsRand(0, 0))
 }
 
 // GetObsRand returns image i decoded and augmented with the generator
 // r.For(i), in a newly allocated array. It panics as GetObs does.
 func (im *Images) GetObsRand(i int, r container.ObsRand) *arraycontainer.Array[float32] {
-	return im.getObsRand("imagedata.Images.GetObsRand", i, r)
+	return im.c.getObsRand("imagedata.Images.GetObsRand", i, r)
 }
 
 // GetObsRandInto decodes and augments the images at idx into the slots of
@@ -206,80 +182,5 @@ func (im *Images) GetObsRand(i int, r container.ObsRand) *arraycontainer.Array[f
 // for libjpeg-turbo's JPEGs). It panics as GetObs does, before reading
 // anything for an index out of range.
 func (im *Images) GetObsRandInto(dst *arraycontainer.Array[float32], idx []int, r container.ObsRand) *arraycontainer.Array[float32] {
-	return im.getObsRandInto("imagedata.Images.GetObsRandInto", dst, idx, r)
-}
-
-func (im *Images) getObsRand(op string, i int, r container.ObsRand) *arraycontainer.Array[float32] {
-	container.CheckIndex(op, i, im.Nobs())
-	s := im.free.Get()
-	defer im.free.Put(s)
-	obs := arraycontainer.Resize[float32](nil, im.shape, obsdim.First)
-	im.image(obs.Data(), i, r, s)
-	return obs
-}
-
-func (im *Images) getObsRandInto(op string, dst *arraycontainer.Array[float32], idx []int, r container.ObsRand) *arraycontainer.Array[float32] {
-	container.CheckIndices(op, idx, im.Nobs())
-	s := im.free.Get()
-	defer im.free.Put(s)
-	s.shape = append(append(s.shape[:0], len(idx)), im.shape...)
-	dst = arraycontainer.Resize(dst, s.shape, obsdim.First)
-	out, n := dst.Data(), im.p.Len()
-	for k, i := range idx {
-		im.image(out[k*n:(k+1)*n:(k+1)*n], i, r, s)
-	}
-	return dst
-}
-
-// image writes image i into slot, drawn with r.For(i), or its replacement
-// when it fails and the container skips; otherwise it panics with the error.
-func (im *Images) image(slot []float32, i int, r container.ObsRand, s *scratch) {
-	err := im.decode(slot, i, r.For(i), s)
-	if err == nil {
-		return
-	}
-	if im.skips == nil {
-		panic(err)
-	}
-	n := im.Nobs()
-	tries := 0
-	for j := (i + 1) % n; j != i && tries < maxTries; j = (j + 1) % n {
-		if im.class != nil && im.class[j] != im.class[i] {
-			continue
-		}
-		tries++
-		if im.decode(slot, j, r.For(i), s) == nil {
-			im.skips.add(Skip{Index: i, With: j, Err: err})
-			return
-		}
-	}
-	panic(fmt.Errorf("%w (skipping it: no other image of its label among the next %d decodes)", err, tries))
-}
-
-// decode reads image i and writes its augmentation, drawn from rng, into
-// slot.
-func (im *Images) decode(slot []float32, i int, rng *rand.Rand, s *scratch) error {
-	var err error
-	if s.data, err = container.AppendObs(im.enc, s.data[:0], i); err != nil {
-		if errors.Is(err, ErrRead) {
-			return err // this package's containers name the image
-		}
-		return fmt.Errorf("imagedata: %w: %w", ErrRead, err) // err names where, as container.Encoded's do
-	}
-	// The decoder's errors name the image as "image"; where it is comes
-	// from enc.Where, called only then, since it may allocate.
-	if err := im.p.Apply(slot, im.dec, "image", s.data, rng); err != nil {
-		where := container.Where(im.enc, i)
-		if where == "" {
-			where = "image " + strconv.Itoa(i)
-		}
-		return readError(where, "", err)
-	}
-	return nil
-}
-
-// scratch holds the buffers of one read.
-type scratch struct {
-	data  []byte // the encoded image
-	shape []int  // the batch's shape
+	return im.c.getObsRandInto("imagedata.Images.GetObsRandInto", dst, idx, r)
 }

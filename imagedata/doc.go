@@ -46,6 +46,11 @@
 // (their Where). [Decode] reads the images of labeled data, its
 // tuples.Features, the same way.
 //
+// [DecodeUint8] and [NewImagesUint8] give the same images as 8-bit pixels
+// (uint8 arrays, the pipeline's augment.Pipeline.ApplyUint8), for a trainer
+// that normalizes on the device, as gomlx.Normalize does in the obskit/gomlx
+// module: a quarter of the bytes, and no float write in the loader.
+//
 // The images are random (container.Random): image i draws its augmentation
 // from the generator of (seed, epoch, i) that the loop hands it, so the
 // batches are the same with any number of workers and after a resume. Files

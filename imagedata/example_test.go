@@ -110,6 +110,40 @@ func ExampleDecode() {
 	// the same with 2 workers: true
 }
 
+// DecodeUint8 gives the images as 8-bit pixels, for a trainer that
+// normalizes them on the device: the same crops and flips as Decode's,
+// before ToTensor and Normalize.
+func ExampleDecodeUint8() {
+	data, err := imagedata.OpenFolder("testdata/photos", imagedata.FolderOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Channels last, GoMLX's layout; the Normalize step is the device's.
+	train := augment.New(augment.HWC,
+		augment.RandomResizedCrop{Size: image.Pt(32, 32)},
+		augment.RandomHorizontalFlip{},
+		augment.ImageNet)
+	dec := turbo.New(imagecodec.Options{})
+	pixels := imagedata.DecodeUint8(data, train, dec)
+	floats := imagedata.Decode(data, train, dec)
+	var want []float32
+	for b := range eachobs.Batches(floats, 4, eachobs.Shuffle(7)) {
+		want = slices.Clone(b.Data.X.Data())
+	}
+	for b := range eachobs.Batches(pixels, 4, eachobs.Shuffle(7)) {
+		fmt.Println(b.Data.X.Shape(), b.Data.Y) // uint8 images and their classes
+		same := true
+		for i, v := range b.Data.X.Data() {
+			c := i % 3 // HWC: the channel is the last axis
+			same = same && want[i] == (float32(v)/255-augment.ImageNet.Mean[c])/augment.ImageNet.Std[c]
+		}
+		fmt.Println("Decode's floats are these bytes normalized:", same)
+	}
+	// Output:
+	// [4 32 32 3] [0 2 1 2]
+	// Decode's floats are these bytes normalized: true
+}
+
 // SkipBad replaces an image that does not decode by the next one of its
 // class, and records it: the loop goes on, and says which and how often.
 func ExampleSkipBad() {
