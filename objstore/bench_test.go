@@ -2,12 +2,14 @@ package objstore_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -244,4 +246,47 @@ func BenchmarkEpoch(b *testing.B) {
 			b.ReportMetric(per(fSlow), "ms-first-s3cold20ms")
 		})
 	}
+}
+
+// BenchmarkOpenManifest opens a set of 100,000 shards from the S3 server:
+// one GET of its manifest (about 30 MB of JSON) and its checks, what every
+// rank does at start; it reports the manifest's bytes and the heap the
+// open set holds.
+func BenchmarkOpenManifest(b *testing.B) {
+	srv := s3test.Shared(b)
+	bucket := srv.NewBucket(b, s3test.Prefix(b))
+	m := shard.Manifest{Format: "obskit-shards", Version: 1, Kind: shard.Tar, Samples: 100_000 * 1000}
+	for k := range 100_000 {
+		var d shard.Digest
+		d[0], d[1], d[2] = byte(k), byte(k>>8), byte(k>>16)
+		m.Shards = append(m.Shards, shard.ShardInfo{Samples: 1000,
+			Files: []shard.FileInfo{{Name: fmt.Sprintf("s-w00000-%06d.tar", k), Bytes: 256 << 20, SHA256: d}},
+			Index: shard.FileInfo{Name: fmt.Sprintf("s-w00000-%06d.tar.index", k), Bytes: 40_000, SHA256: d}})
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	put(b, bucket, "set/manifest.json", data)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var heap uint64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		set, err := shard.Open(bucket, "set/manifest.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = after.HeapAlloc - before.HeapAlloc
+		if set.Nobs() != 100_000_000 {
+			b.Fatal(set.Nobs())
+		}
+		set.Close()
+	}
+	b.ReportMetric(float64(len(data))/1e6, "MB-manifest")
+	b.ReportMetric(float64(heap)/1e6, "MB-heap-held")
 }
