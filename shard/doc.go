@@ -48,9 +48,9 @@
 // files, sizes and SHA-256, their indexes' sizes and SHA-256, the fields
 // and how many samples have each, and the label field. It is the only file
 // [Open] reads: opening costs O(shards), not O(samples), and holds about
-// 200 bytes per shard, so a reader of 10^5 shards starts in a fraction of
-// a second without reading an index (measured in the bench module's
-// BenchmarkShardOpen).
+// 230 bytes per shard, so a reader of 10^5 shards starts in a fraction of
+// a second without reading an index (BenchmarkShardOpen, among this
+// package's benchmarks).
 //
 // A shard's index (binary, versioned, with a CRC-32C) lists its samples:
 // each key, each field's offset, size and CRC-32C, and the sample's label
@@ -79,10 +79,12 @@
 //	train := imagedata.Decode(data, pipeline, turbo.New(imagecodec.Options{}))
 //	for b := range eachobs.Batches(train, 64, eachobs.ShuffleBlocks(seed, 8)) { ... }
 //
-// A gzip-compressed tar shard cannot be read at an offset: it is
-// decompressed whole, once, when first read, and held in memory while open,
-// within [MaxMemory]. Uncompressed tar, RecordIO and .npy shards are read at
-// random.
+// A shard whose second sample is read while it is open is read whole into
+// memory, within [MaxMemory] ([ReadAhead]): a loop in the two-level order
+// reads each shard once, sequentially, rather than a seek per sample. A
+// gzip-compressed tar shard cannot be read at an offset: it is decompressed
+// whole, once, when first read, and held in memory while open, within
+// MaxMemory. Uncompressed tar, RecordIO and .npy shards are read at random.
 //
 // # Errors
 //
