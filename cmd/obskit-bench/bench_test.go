@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -248,8 +247,15 @@ func TestTables(t *testing.T) {
 }
 
 func TestMachine(t *testing.T) {
-	if m := readMachine(t.Context(), "go"); m.CPUs < 1 || m.Go == "" || m.Kernel == "" || runtime.GOOS == "linux" && m.Caches == "" {
+	m := readMachine(t.Context(), "go")
+	if m.CPUs < 1 || m.Go == "" || m.Kernel == "" {
 		t.Errorf("readMachine: %+v", m)
+	}
+	// Some virtual machines give the kernel no cache topology (no
+	// /sys/devices/system/cpu/cpu0/cache, lscpu -C empty): the caches are
+	// then left out of the description, not invented.
+	if _, err := os.Stat("/sys/devices/system/cpu/cpu0/cache"); err == nil && m.Caches == "" {
+		t.Errorf("readMachine: the kernel lists caches but Caches is empty: %+v", m)
 	}
 	for _, c := range []struct {
 		vendor     string
