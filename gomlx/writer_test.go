@@ -360,3 +360,94 @@ func allTrue(v []bool) bool {
 	}
 	return true
 }
+
+// TestDistributedPadded: a distributed dataset over an observation-last array
+// whose last batch is padded (Tail(Pad)): each shard holds its slots of the
+// batch, observation first, and the mask's shard marks as real exactly the
+// slots of the shard below the batch's real count. 11 observations in batches
+// of 6 over 3 devices: the second batch is 5 real and one padded slot, in the
+// last shard. TestDistributed's batches have no padding and an
+// observation-first array: a mask marking the padding as real after the first
+// shard and shards of an observation-last array starting at the wrong element
+// passed it.
+func TestDistributedPadded(t *testing.T) {
+	const n, size, devices = 11, 6, 3
+	const q = size / devices
+	// Observation i is the column (i, 100+i, 200+i), its label i.
+	xs := make([]float32, 3*n)
+	for r := range 3 {
+		for i := range n {
+			xs[r*n+i] = float32(100*r + i)
+		}
+	}
+	x := mustArray(t, xs, []int{3, n}, obsdim.Last)
+	data, err := tuples.Zip2(x, container.Slice[int](iota[int](n)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := eachobs.NewLoader(data, size, eachobs.Tail(index.Pad))
+	type batch struct {
+		x    [][]float32 // the shards, observation first
+		y    [][]int64
+		mask [][]bool
+	}
+	// The reference: the loop's batches cut into shards by hand.
+	var want []batch
+	it := l.Iter()
+	defer it.Close()
+	for b := range it.All() {
+		if b.Pos.Epoch > 0 {
+			break
+		}
+		var w batch
+		for j := range devices {
+			var xj []float32
+			var yj []int64
+			var mj []bool
+			for s := j * q; s < (j+1)*q; s++ {
+				xj = append(xj, b.Data.X.GetObs(s).Data()...)
+				yj = append(yj, int64(b.Data.Y[s]))
+				mj = append(mj, s < b.Real)
+			}
+			w.x, w.y, w.mask = append(w.x, xj), append(w.y, yj), append(w.mask, mj)
+		}
+		want = append(want, w)
+	}
+	if len(want) != 2 || want[1].mask[2][1] || !want[1].mask[2][0] {
+		t.Fatalf("the loop's batches: %+v, want 2, the last one padded in its last slot", want)
+	}
+	ds, err := gomlx.Labeled(backend(), "columns", l.Iter(), gomlx.Mask())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd, err := gomlx.Distributed(ds, distributed.AutoSharding, 0, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dd.Close()
+	var got []batch
+	for b, err := range dd.DistributedIter() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Inputs) != 1 || len(b.Labels) != 2 {
+			t.Fatalf("batch %d: %d inputs and %d labels, want 1 and 2", len(got), len(b.Inputs), len(b.Labels))
+		}
+		var g batch
+		for j := range devices {
+			g.x = append(g.x, tensors.MustCopyFlatData[float32](b.Inputs[0].Shards()[j]))
+			g.y = append(g.y, tensors.MustCopyFlatData[int64](b.Labels[0].Shards()[j]))
+			g.mask = append(g.mask, tensors.MustCopyFlatData[bool](b.Labels[1].Shards()[j]))
+		}
+		if s := b.Inputs[0].ShardShape().String(); s != "(Float32)[2, 3]" {
+			t.Errorf("batch %d: input shard shape %s, want (Float32)[2, 3]", len(got), s)
+		}
+		got = append(got, g)
+		if err := b.Finalize(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(batch{})); diff != "" {
+		t.Errorf("shards mismatch (-loop +dataset):\n%s", diff)
+	}
+}
