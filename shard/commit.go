@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,8 +19,9 @@ import (
 // joined in the packers' order, each packer's shards in the order written. It
 // reads one part per packer and no shard or index, and writes the manifest
 // last, as one object, so that a reader sees every shard or none. It returns
-// an error, writing nothing, when a part is missing (a packer that has not
-// finished or died: run it again), damaged, or disagrees with the others (the
+// an error, writing nothing, when a part is missing or is the mark of a run
+// that has not closed (a packer that has not finished or died: run it again),
+// damaged, or disagrees with the others (the
 // format, the label field, an Npy field's dtype or shape), or when the
 // manifest's directory does not hold prefix's. It panics with a
 // *container.ArgError when writers < 1.
@@ -44,10 +46,17 @@ func Commit(store Store, name, prefix string, writers int) (*Manifest, error) {
 	field := map[string]int{}
 	for w := range writers {
 		pname := PartName(prefix, w)
-		p, err := ReadManifest(store, pname)
+		b, err := readObject(store, pname)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("shard: packer %d of %s has not finished: no part %s", w, prefix, pname)
 		}
+		if err != nil {
+			return nil, err
+		}
+		if unfinished(b) {
+			return nil, fmt.Errorf("shard: packer %d of %s has not finished: %s marks a run that started after an earlier one finished and has not closed (it died, or is still writing): run it again", w, prefix, pname)
+		}
+		p, err := decodeManifest(b, pname)
 		if err != nil {
 			return nil, err
 		}
@@ -98,6 +107,15 @@ func Commit(store Store, name, prefix string, writers int) (*Manifest, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// unfinished reports whether the part b is the mark a Packer writes over an
+// earlier run's part (markUnfinished).
+func unfinished(b []byte) bool {
+	var m struct {
+		Format string `json:"format"`
+	}
+	return json.Unmarshal(b, &m) == nil && m.Format == unfinishedFormat
 }
 
 // ReadManifest reads and checks the manifest name of store, in O(shards): the

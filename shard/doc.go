@@ -38,8 +38,9 @@
 // Nothing is visible under a name before it is whole ([Store]'s Create and
 // Commit), so a packer that dies leaves no part, Commit refuses to write a
 // manifest without every part, a packer run again with its number rewrites
-// its shards and removes the dead one's temporaries, and no manifest ever
-// lists a shard that is not complete. [IndexTars] makes a set of tar shards
+// its shards, removes the dead one's temporaries and first marks its earlier
+// part unfinished (so a run again that dies leaves no part listing shards it
+// replaced), and no manifest ever lists a shard that is not complete. [IndexTars] makes a set of tar shards
 // another tool wrote, indexing each.
 //
 // # The manifest and the indexes

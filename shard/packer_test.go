@@ -201,3 +201,60 @@ func (f *failing) Create(name string) (shard.Writer, error) {
 type failWriter struct{ shard.Writer }
 
 func (failWriter) Write([]byte) (int, error) { return 0, errFull }
+
+// TestPackerRunAgainDies: a packer whose earlier run finished (its part
+// written) is run again, over other samples, and dies after a shard. Its
+// old part lists shards the new run replaced, so Commit must refuse it, as it
+// refuses a missing part, rather than write a manifest whose shards fail
+// their checksums; once the packer finishes, Commit writes a set that reads.
+func TestPackerRunAgainDies(t *testing.T) {
+	store := shard.Dir(t.TempDir())
+	pack := func(want []shard.Sample, close bool) {
+		t.Helper()
+		p, err := shard.NewPacker(store, "d/p", shard.PackOptions{ShardBytes: 4 << 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range want {
+			if err := p.Write(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if close {
+			if _, err := p.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	pack(samples(40, shard.Tar, 1), true)
+	if _, err := shard.Commit(store, "d/m.json", "d/p", 1); err != nil {
+		t.Fatal(err)
+	}
+	// The run again dies (no Close) after writing shards of other samples.
+	again := samples(40, shard.Tar, 2)
+	pack(again, false)
+	if _, err := shard.Commit(store, "d/m2.json", "d/p", 1); err == nil || !strings.Contains(err.Error(), "packer 0") || !strings.Contains(err.Error(), "not finished") {
+		t.Fatalf("Commit after a run that died: %v, want an error saying packer 0 has not finished", err)
+	}
+	if _, err := store.Open("d/m2.json"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a manifest after a refused Commit: %v", err)
+	}
+	// The part name is not a manifest a reader could open by mistake.
+	if _, err := shard.Open(store, "d/p-w00000.json"); err == nil {
+		t.Error("the mark of an unfinished run opens as a set")
+	}
+	pack(again, true)
+	if _, err := shard.Commit(store, "d/m2.json", "d/p", 1); err != nil {
+		t.Fatal(err)
+	}
+	set, err := shard.Open(store, "d/m2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	for i := range again {
+		if d := cmp.Diff(again[i], set.GetObs(i), sampleConfig.Options...); d != "" {
+			t.Fatalf("sample %d (-want +got):\n%s", i, d)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"maps"
 	"path"
 	"slices"
@@ -61,8 +62,10 @@ type PackOptions struct {
 // index is committed after its files and the part after every shard, so a
 // writer that dies leaves no part and Commit refuses to proceed without it; a
 // writer run again with the same number rewrites its names from the start,
-// and removes temporaries the dead one left ([Cleaner]). A Packer belongs to
-// one goroutine.
+// removes temporaries the dead one left ([Cleaner]), and first replaces the
+// part of an earlier run that finished with a mark Commit refuses, so that a
+// run again that dies leaves no part listing shards it rewrote. A Packer
+// belongs to one goroutine.
 type Packer struct {
 	store  Store
 	prefix string // prefix-wNNNNN
@@ -82,7 +85,8 @@ type Packer struct {
 // NewPacker returns a Packer of shards named after prefix, a name of store
 // (see [Packer]). It panics with a *container.ArgError for a negative
 // opts.Writer or opts.ShardBytes, or an unknown format, and returns an error
-// for a prefix that is no valid name or a failing Clean.
+// for a prefix that is no valid name, a failing Clean, or an error of the
+// store replacing an earlier run's part.
 func NewPacker(store Store, prefix string, opts PackOptions) (*Packer, error) {
 	container.CheckArg(opts.Writer >= 0, "shard.NewPacker", "opts.Writer", opts.Writer, ">= 0")
 	container.CheckArg(opts.ShardBytes >= 0, "shard.NewPacker", "opts.ShardBytes", opts.ShardBytes, ">= 0")
@@ -117,7 +121,38 @@ func NewPacker(store Store, prefix string, opts PackOptions) (*Packer, error) {
 			}
 		}
 	}
+	if err := w.markUnfinished(); err != nil {
+		return nil, err
+	}
 	return w, nil
+}
+
+// unfinishedFormat is the format of the object a Packer writes over the part
+// of an earlier run of its number before it writes a shard.
+const unfinishedFormat = "obskit-shards-unfinished-part"
+
+// markUnfinished replaces the part an earlier run of this writer left with a
+// mark that Commit refuses: that part lists shards this run rewrites, and a
+// run that dies before Close would otherwise leave it for Commit to join.
+// Nothing is written when there is no part.
+func (w *Packer) markUnfinished() error {
+	name := w.prefix + ".json"
+	o, err := w.store.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("shard: the part of an earlier run: %w", err)
+	}
+	o.Close()
+	mark := struct {
+		Format string `json:"format"`
+		Writer int    `json:"writer"`
+	}{unfinishedFormat, w.opts.Writer}
+	if err := putJSON(w.store, name, &mark); err != nil {
+		return fmt.Errorf("shard: replacing the part of an earlier run: %w", err)
+	}
+	return nil
 }
 
 // PartName returns the name of the part manifest of writer number n of
