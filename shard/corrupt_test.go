@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -84,51 +85,64 @@ func TestCorruptMember(t *testing.T) {
 }
 
 // TestLostMembers: a tar shard rewritten without one sample's members (a
-// tool that dropped them) fails its size when opened and its count and
-// checksum in Verify; a missing shard is an error naming it; a damaged index
-// fails its SHA-256 against the manifest.
+// tool that dropped them), in the middle or at the end, fails its size when
+// opened and, in Verify, its SHA-256 and its samples: the key found where the
+// index has another, or, for the last sample, the count. A missing shard is
+// an error naming it; a damaged index fails its SHA-256 against the manifest.
 func TestLostMembers(t *testing.T) {
-	dir := t.TempDir()
-	m := packed(t, dir, shard.Tar)
-	name := m.Shards[0].Files[0].Name
-	b, _ := os.ReadFile(filepath.Join(dir, name))
-	var out bytes.Buffer
-	tr, tw := tar.NewReader(bytes.NewReader(b)), tar.NewWriter(&out)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
+	var dir string
+	var m *shard.Manifest
+	for _, last := range []bool{true, false} {
+		dir = t.TempDir()
+		m = packed(t, dir, shard.Tar)
+		name := m.Shards[0].Files[0].Name
+		lost, count := "s/000001.", "is \"s/000002\" with 2 fields, the index says \"s/000001\""
+		if last {
+			n := m.Shards[0].Samples
+			lost, count = fmt.Sprintf("s/%06d.", n-1), fmt.Sprintf("%d samples, the index and the manifest say %d", n-1, n)
 		}
-		if strings.HasPrefix(h.Name, "s/000001.") {
-			continue
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		var out bytes.Buffer
+		tr, tw := tar.NewReader(bytes.NewReader(b)), tar.NewWriter(&out)
+		dropped := 0
+		for {
+			h, err := tr.Next()
+			if err == io.EOF {
+				break
+			}
+			if strings.HasPrefix(h.Name, lost) {
+				dropped++
+				continue
+			}
+			tw.WriteHeader(h)
+			io.Copy(tw, tr)
 		}
-		tw.WriteHeader(h)
-		io.Copy(tw, tr)
-	}
-	tw.Close()
-	os.WriteFile(filepath.Join(dir, name), out.Bytes(), 0o666)
+		tw.Close()
+		if dropped != 2 && dropped != 3 {
+			t.Fatalf("dropped %d members of %s", dropped, lost)
+		}
+		os.WriteFile(filepath.Join(dir, name), out.Bytes(), 0o666)
 
-	set, _ := shard.Open(shard.Dir(dir), "m.json")
+		set, _ := shard.Open(shard.Dir(dir), "m.json")
+		var s shard.Sample
+		if err := set.ReadSample(&s, 0); !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), "bytes, the manifest says") {
+			t.Errorf("reading a shard that lost members: %v", err)
+		}
+		rep, _ := shard.Verify(shard.Dir(dir), "m.json", nil)
+		if len(rep.Problems) != 1 {
+			t.Fatalf("Verify: %v", rep.Problems)
+		}
+		msg := rep.Problems[0].Error()
+		for _, want := range []string{name, "SHA-256", "bytes, the manifest says", count} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("lost %s: Verify's problem %q does not say %q", lost, msg, want)
+			}
+		}
+	}
+
 	var s shard.Sample
-	if err := set.ReadSample(&s, 0); !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), "bytes, the manifest says") {
-		t.Errorf("reading a shard that lost members: %v", err)
-	}
-	rep, _ := shard.Verify(shard.Dir(dir), "m.json", nil)
-	if len(rep.Problems) != 1 {
-		t.Fatalf("Verify: %v", rep.Problems)
-	}
-	msg := rep.Problems[0].Error()
-	for _, want := range []string{name, "SHA-256", "bytes, the manifest says"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("Verify's problem %q does not say %q", msg, want)
-		}
-	}
-	if !strings.Contains(msg, "samples, the index and the manifest say") && !strings.Contains(msg, "the index says") {
-		t.Errorf("Verify's problem %q does not say the count", msg)
-	}
-
 	os.Remove(filepath.Join(dir, m.Shards[1].Files[0].Name))
-	set, _ = shard.Open(shard.Dir(dir), "m.json")
+	set, _ := shard.Open(shard.Dir(dir), "m.json")
 	if err := set.ReadSample(&s, m.Shards[0].Samples); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), m.Shards[1].Files[0].Name) {
 		t.Errorf("a missing shard: %v", err)
 	}
@@ -139,7 +153,7 @@ func TestLostMembers(t *testing.T) {
 	if err := set.ReadSample(&s, m.Shards[0].Samples+m.Shards[1].Samples); !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), "SHA-256") {
 		t.Errorf("a damaged index: %v", err)
 	}
-	rep, _ = shard.Verify(shard.Dir(dir), "m.json", nil)
+	rep, _ := shard.Verify(shard.Dir(dir), "m.json", nil)
 	if len(rep.Problems) != 3 {
 		t.Errorf("Verify found %d problems, want 3: %v", len(rep.Problems), rep.Problems)
 	}

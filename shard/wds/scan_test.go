@@ -77,10 +77,12 @@ func scanAll(b []byte) ([]scanned, Skips, error) {
 }
 
 // TestScanGrouping: webdataset's grouping of a tar file's members, over the
-// headers real writers produce (ustar, GNU long names, PAX long names and a
-// PAX global header), with members webdataset skips.
+// headers real writers produce (ustar, a ustar name split into its prefix
+// and name fields, GNU long names, PAX long names and a PAX global header),
+// with members webdataset skips.
 func TestScanGrouping(t *testing.T) {
 	long := strings.Repeat("d", 120) + "/000003"
+	split := strings.Repeat("u", 130) + "/000004" // 130 bytes in ustar's prefix field
 	b := build(t,
 		entry{name: "x", typ: tar.TypeXGlobalHeader, pax: map[string]string{"comment": "made by a test"}},
 		entry{name: "sample/", typ: tar.TypeDir},
@@ -94,8 +96,13 @@ func TestScanGrouping(t *testing.T) {
 		entry{name: "sample/000002.jpg", data: "j2"},
 		entry{name: long + ".jpg", data: "gnu", fmt: tar.FormatGNU},
 		entry{name: long + ".cls", data: "3", fmt: tar.FormatPAX},
+		entry{name: split + ".jpg", data: "ustar", fmt: tar.FormatUSTAR},
+		entry{name: split + ".Cls", data: "4", fmt: tar.FormatUSTAR},
 		entry{name: "sample/000001.txt", data: "again"},
 	)
+	if i := bytes.Index(b, []byte(strings.Repeat("u", 130)+"\x00")); i < 0 || string(b[i-345:i-345+10]) != "000004.jpg" {
+		t.Fatal("the ustar member's name is not split into prefix and name")
+	}
 	got, skips, err := scanAll(b)
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +111,7 @@ func TestScanGrouping(t *testing.T) {
 		{"sample/000001", "jpg=j1,cls=1,seg.png=s1"},
 		{"sample/000002", "jpg=j2"},
 		{long, "jpg=gnu,cls=3"},
+		{split, "jpg=ustar,cls=4"},
 		{"sample/000001", "txt=again"}, // not consecutive: a sample of its own, as webdataset makes it
 	}
 	if !slices.Equal(got, want) {
