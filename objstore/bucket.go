@@ -31,14 +31,16 @@ var ErrChanged = errors.New("objstore: object changed since it was opened")
 
 // A Bucket is a prefix of a bucket as a shard.Store: object name is the key
 // prefix + "/" + name. Reads are ranged GETs, pinned to the version opened
-// (If-Match on its ETag); writes are single PUTs, or multipart uploads for
-// objects larger than a part, completed at Commit so that nothing is visible
-// before. Every request is retried as the client's [Retry] says. A Bucket is
-// safe for any number of goroutines at once.
+// (If-Match on its ETag); writes are single PUTs up to 64 MiB (a manifest
+// of about 200,000 shards is one PUT), multipart uploads of 16 MiB parts
+// beyond, completed at Commit so that nothing is visible before. Every
+// request is retried as the client's [Retry] says. A Bucket is safe for any
+// number of goroutines at once.
 type Bucket struct {
 	c              *Client
 	bucket, prefix string // prefix "" or ending in "/"
-	partSize       int
+	partSize       int    // the parts of a multipart upload
+	putMax         int    // the largest object sent with one PUT
 	stats          *Stats
 }
 
@@ -57,7 +59,7 @@ func (c *Client) Bucket(bucket, prefix string) *Bucket {
 	if prefix != "" {
 		prefix += "/"
 	}
-	return &Bucket{c: c, bucket: bucket, prefix: prefix, partSize: 16 << 20, stats: new(Stats)}
+	return &Bucket{c: c, bucket: bucket, prefix: prefix, partSize: 16 << 20, putMax: 64 << 20, stats: new(Stats)}
 }
 
 // OpenURL returns the bucket prefix an s3://bucket/prefix URL names, reached

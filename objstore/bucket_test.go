@@ -57,6 +57,7 @@ func randomBytes(seed uint64, n int) []byte {
 // whole (WriteTo, one GET).
 func TestBucketReadAt(t *testing.T) {
 	b := s3test.Bucket(t)
+	objstore.SetPutMax(b, 16<<20)
 	sizes := []int{0, 1, 1000, 40_000_017}
 	for i, n := range sizes {
 		data := randomBytes(uint64(i), n)
@@ -192,6 +193,7 @@ func first(s []string) string {
 // aborts an upload a dead writer left.
 func TestBucketErrors(t *testing.T) {
 	b := s3test.Bucket(t)
+	objstore.SetPutMax(b, 16<<20)
 	_, err := b.Open("nope/x.tar")
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), b.URL("nope/x.tar")) {
 		t.Fatalf("Open of a missing object = %v, want fs.ErrNotExist naming %s", err, b.URL("nope/x.tar"))
@@ -266,4 +268,66 @@ func uploads(t *testing.T, b *objstore.Bucket, prefix string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestBucketPutMax writes objects in 1 MiB writes and counts the requests:
+// up to 64 MiB an object is one PUT at Commit and no multipart upload (an
+// object of 40,000,017 bytes, a manifest of about 140,000 shards, with the
+// default); one byte beyond the largest PUT (set to 20 MiB here) it is a
+// multipart upload whose 16 MiB parts are sent as they fill (one at 20 MiB
+// and a byte, three of 49 MiB) and the rest at Commit. Each reads back as
+// written.
+func TestBucketPutMax(t *testing.T) {
+	for _, tc := range []struct {
+		putMax, n         int
+		putsBefore, puts  int64
+		uploadsBeforeDone int
+	}{
+		{0, 40_000_017, 0, 1, 0},
+		{20 << 20, 20 << 20, 0, 1, 0},
+		{20 << 20, 20<<20 + 1, 1, 2, 1},
+		{20 << 20, 49 << 20, 3, 4, 1},
+	} {
+		t.Run(strconv.Itoa(tc.putMax)+"/"+strconv.Itoa(tc.n), func(t *testing.T) {
+			b := s3test.Bucket(t)
+			if tc.putMax > 0 {
+				objstore.SetPutMax(b, tc.putMax)
+			}
+			data := randomBytes(uint64(tc.n), tc.n)
+			w, err := b.Create("m/manifest.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			for off := 0; off < tc.n; off += 1 << 20 {
+				if _, err := w.Write(data[off:min(tc.n, off+1<<20)]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := b.Stats().Puts.Load(); got != tc.putsBefore {
+				t.Errorf("%d bytes written: %d PUTs before Commit, want %d", tc.n, got, tc.putsBefore)
+			}
+			if got := uploads(t, b, "m/"); got != tc.uploadsBeforeDone {
+				t.Errorf("%d bytes written: %d multipart uploads before Commit, want %d", tc.n, got, tc.uploadsBeforeDone)
+			}
+			if err := w.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.Stats().Puts.Load(); got != tc.puts {
+				t.Errorf("%d bytes committed: %d PUTs, want %d", tc.n, got, tc.puts)
+			}
+			if got := b.Stats().BytesWritten.Load(); got != int64(tc.n) {
+				t.Errorf("%d bytes committed: %d bytes sent", tc.n, got)
+			}
+			o, err := b.Open("m/manifest.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer o.Close()
+			var got bytes.Buffer
+			if _, err := o.(io.WriterTo).WriteTo(&got); err != nil || !bytes.Equal(got.Bytes(), data) {
+				t.Fatalf("read back %d bytes (err %v), want the %d written", got.Len(), err, tc.n)
+			}
+		})
+	}
 }

@@ -17,8 +17,11 @@ import (
 var errDone = errors.New("writer already committed or closed")
 
 // Create returns a writer of the object name. Its bytes are held in memory
-// up to one part (16 MiB); an object that grows beyond it is sent as a
-// multipart upload, a part at a time, completed by Commit. Until Commit
+// up to 64 MiB and sent with one PUT at Commit: a manifest of up to about
+// 200,000 shards (28.7 MB at 100,000) or a shard of that size is one
+// request, which a writer that dies leaves nothing of. An object that grows
+// beyond is sent as a multipart upload, in 16 MiB parts as they fill,
+// completed by Commit; the writer then holds one part. Until Commit
 // returns nil nothing is visible under name: a single PUT stores an object
 // whole, and the parts of an upload are not an object before it completes.
 // Close without Commit aborts the upload; a process that dies first leaves
@@ -50,12 +53,17 @@ func (w *writer) Write(p []byte) (int, error) {
 	}
 	n := len(p)
 	for len(p) > 0 {
-		room := w.b.partSize - len(w.buf)
-		k := min(room, len(p))
+		// Up to putMax bytes are held for one PUT at Commit; one byte more
+		// makes the object a multipart upload, whose parts go as they fill.
+		limit := w.b.partSize
+		if w.upload == "" {
+			limit = w.b.putMax + 1
+		}
+		k := min(limit-len(w.buf), len(p))
 		w.buf = append(w.buf, p[:k]...)
 		p = p[k:]
-		if len(w.buf) == w.b.partSize {
-			if err := w.sendPart(); err != nil {
+		if len(w.buf) == limit {
+			if err := w.sendParts(false); err != nil {
 				w.err = w.b.fail("write", w.name, err)
 				return n - len(p), w.err
 			}
@@ -64,8 +72,10 @@ func (w *writer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// sendPart uploads the buffer as the next part, starting the upload first.
-func (w *writer) sendPart() error {
+// sendParts uploads the buffer's whole parts (and, when last, what remains
+// after them) as the next parts, starting the upload first, and keeps the
+// rest of the buffer.
+func (w *writer) sendParts(last bool) error {
 	ctx := context.Background()
 	if w.upload == "" {
 		err := w.b.c.retry.do(ctx, func(ctx context.Context) (bool, error) {
@@ -79,23 +89,28 @@ func (w *writer) sendPart() error {
 			return err
 		}
 	}
-	num := int32(len(w.parts) + 1)
-	err := w.b.c.retry.do(ctx, func(ctx context.Context) (bool, error) {
-		w.b.stats.Puts.Add(1)
-		out, err := w.b.c.s3.UploadPart(ctx, &s3.UploadPartInput{
-			Bucket: &w.b.bucket, Key: &w.key, UploadId: &w.upload, PartNumber: &num,
-			Body: bytes.NewReader(w.buf), ContentLength: aws.Int64(int64(len(w.buf))),
+	rest := w.buf
+	for len(rest) >= w.b.partSize || last && len(rest) > 0 {
+		part := rest[:min(len(rest), w.b.partSize)]
+		num := int32(len(w.parts) + 1)
+		err := w.b.c.retry.do(ctx, func(ctx context.Context) (bool, error) {
+			w.b.stats.Puts.Add(1)
+			out, err := w.b.c.s3.UploadPart(ctx, &s3.UploadPartInput{
+				Bucket: &w.b.bucket, Key: &w.key, UploadId: &w.upload, PartNumber: &num,
+				Body: bytes.NewReader(part), ContentLength: aws.Int64(int64(len(part))),
+			})
+			if err == nil {
+				w.parts = append(w.parts, types.CompletedPart{ETag: out.ETag, PartNumber: &num})
+			}
+			return false, w.b.counted(err)
 		})
-		if err == nil {
-			w.parts = append(w.parts, types.CompletedPart{ETag: out.ETag, PartNumber: &num})
+		if err != nil {
+			return err
 		}
-		return false, w.b.counted(err)
-	})
-	if err != nil {
-		return err
+		w.b.stats.BytesWritten.Add(int64(len(part)))
+		rest = rest[len(part):]
 	}
-	w.b.stats.BytesWritten.Add(int64(len(w.buf)))
-	w.buf = w.buf[:0]
+	w.buf = w.buf[:copy(w.buf, rest)]
 	return nil
 }
 
@@ -121,9 +136,7 @@ func (w *writer) Commit() error {
 			w.b.stats.BytesWritten.Add(int64(len(w.buf)))
 		}
 	} else {
-		if len(w.buf) > 0 {
-			err = w.sendPart()
-		}
+		err = w.sendParts(true)
 		if err == nil {
 			err = w.b.c.retry.do(context.Background(), func(ctx context.Context) (bool, error) {
 				_, err := w.b.c.s3.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{
