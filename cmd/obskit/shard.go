@@ -24,7 +24,7 @@ import (
 func init() {
 	register(command{
 		group: "shard", name: "ls", args: "FILE.tar|FILE.tar.gz|MANIFEST",
-		summary: `print one JSON object per sample, in order: {"key": ..., "fields": {"jpg": {"bytes": N, "sha256": HEX}, ...}}, the members of a tar shard grouped as webdataset groups them (consecutive regular files sharing a key, extensions lower-cased, members without a dot in the last element skipped); a MANIFEST lists its shards' samples in the manifest's order; a broken shard is an error naming the shard and the offset`,
+		summary: `print one JSON object per sample, in order: {"key": ..., "fields": {"jpg": {"bytes": N, "sha256": HEX}, ...}}, the members of a tar shard grouped as webdataset groups them (consecutive regular files sharing a key, extensions lower-cased, members without a dot in the last element skipped); a MANIFEST lists its shards' samples in the manifest's order, each shard held to the manifest's size and sample count; a broken shard is an error naming the shard and the offset`,
 		flags: func(fs *flag.FlagSet) func(*env, []string) error {
 			return shardLs
 		},
@@ -92,7 +92,8 @@ func shardLs(e *env, args []string) error {
 		defer o.Close()
 		bar := p.Bar(name, o.Size(), "bytes")
 		defer bar.Done()
-		return lsTar(enc, o, args[0], bar)
+		_, err = lsTar(enc, o, args[0], bar)
+		return err
 	}
 	m, err := shard.ReadManifest(store, name)
 	if err != nil {
@@ -107,17 +108,24 @@ func shardLs(e *env, args []string) error {
 	bar := p.Bar(name, total, "bytes")
 	defer bar.Done()
 	if m.Kind == shard.Tar {
-		// Each shard read as a stream, as webdataset reads it.
+		// Each shard read as a stream, as webdataset reads it, then held to
+		// the manifest's size and count: a shard cut at a member's end, or
+		// that lost whole members, reads without an error of its own.
 		for _, s := range m.Shards {
 			fname := path.Join(path.Dir(name), s.Files[0].Name)
 			o, err := store.Open(fname)
 			if err != nil {
 				return err
 			}
-			err = lsTar(enc, o, sibling(args[0], s.Files[0].Name), bar)
+			shown := sibling(args[0], s.Files[0].Name)
+			n, err := lsTar(enc, o, shown, bar)
+			size := o.Size()
 			o.Close()
 			if err != nil {
 				return err
+			}
+			if size != s.Files[0].Bytes || n != s.Samples {
+				return fmt.Errorf("%s: offset %d: the shard ends there, after %d samples; the manifest says %d bytes and %d samples (obskit shard verify checks every shard)", shown, size, n, s.Files[0].Bytes, s.Samples)
 			}
 		}
 		return nil
@@ -146,10 +154,12 @@ func shardLs(e *env, args []string) error {
 	return nil
 }
 
-// lsTar prints the samples of the tar shard o, called name.
-func lsTar(enc *json.Encoder, o shard.Object, name string, bar *progress.Bar) error {
+// lsTar prints the samples of the tar shard o, called name, and returns how
+// many it printed.
+func lsTar(enc *json.Encoder, o shard.Object, name string, bar *progress.Bar) (int, error) {
 	r := &countReader{r: io.NewSectionReader(o, 0, o.Size()), bar: bar}
 	sc := wds.NewScanner(r, name, wds.ScanOptions{SHA256: true})
+	n := 0
 	for sc.Next() {
 		smp := sc.Sample()
 		line := lsSample{Key: smp.Key, Fields: make(map[string]lsField, len(smp.Members))}
@@ -157,10 +167,11 @@ func lsTar(enc *json.Encoder, o shard.Object, name string, bar *progress.Bar) er
 			line.Fields[m.Field] = lsField{Bytes: m.Size, SHA256: hex.EncodeToString(m.SHA256[:])}
 		}
 		if err := enc.Encode(line); err != nil {
-			return err
+			return n, err
 		}
+		n++
 	}
-	return sc.Err()
+	return n, sc.Err()
 }
 
 // countReader adds what it reads to a progress bar.

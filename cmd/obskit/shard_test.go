@@ -230,7 +230,9 @@ func TestShardLsBroken(t *testing.T) {
 }
 
 // TestShardWriteInputs: a CSV file with a target column, an IDX pair (MNIST's
-// layout) and a .rec of image records are packed with their labels.
+// layout) and a .rec of image records are packed with their labels, each
+// sample's data the .npy of its row (float32 for the CSV, uint8 for the IDX
+// file) or its record's image, byte for byte.
 func TestShardWriteInputs(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "t.csv"), []byte("a,b,label\n1,2,0\n3,4,1\n5,6,1\n"), 0o666)
@@ -247,15 +249,38 @@ func TestShardWriteInputs(t *testing.T) {
 		w.Write(recordio.Pack(nil, recordio.Header{Label: float32(i % 3), ID: uint64(i)}, nil, img))
 	}
 	os.WriteFile(filepath.Join(dir, "i.rec"), rec.Bytes(), 0o666)
+	// What each sample's data field must hold: a .npy of its row (float32
+	// for a CSV, uint8 for the IDX file), the record's image.
+	npyOf := func(a any) [][]byte {
+		var rows [][]byte
+		switch a := a.(type) {
+		case *arraycontainer.Array[float32]:
+			for i := range a.Nobs() {
+				var b bytes.Buffer
+				npy.Write(&b, a.GetObs(i))
+				rows = append(rows, b.Bytes())
+			}
+		case *arraycontainer.Array[uint8]:
+			for i := range a.Nobs() {
+				var b bytes.Buffer
+				npy.Write(&b, a.GetObs(i))
+				rows = append(rows, b.Bytes())
+			}
+		}
+		return rows
+	}
+	csvX, _ := arraycontainer.New([]float32{1, 2, 3, 4, 5, 6}, []int{3, 2}, obsdim.First)
+	idxX, _ := arraycontainer.New(images[16:], []int{3, 2, 2}, obsdim.First)
 	for _, tc := range []struct {
 		args   []string
 		n      int
 		fields []string
 		labels []string
+		data   [][]byte // the first field's bytes, sample by sample
 	}{
-		{[]string{"-target", "label", filepath.Join(dir, "t.csv")}, 3, []string{"x.npy", "cls"}, []string{"0", "1", "1"}},
-		{[]string{"-y", filepath.Join(dir, "labels-idx1-ubyte"), filepath.Join(dir, "images-idx3-ubyte")}, 3, []string{"x.npy", "cls"}, []string{"7", "8", "9"}},
-		{[]string{filepath.Join(dir, "i.rec")}, 4, []string{"png", "cls"}, []string{"0", "1", "2", "0"}},
+		{[]string{"-target", "label", filepath.Join(dir, "t.csv")}, 3, []string{"x.npy", "cls"}, []string{"0", "1", "1"}, npyOf(csvX)},
+		{[]string{"-y", filepath.Join(dir, "labels-idx1-ubyte"), filepath.Join(dir, "images-idx3-ubyte")}, 3, []string{"x.npy", "cls"}, []string{"7", "8", "9"}, npyOf(idxX)},
+		{[]string{filepath.Join(dir, "i.rec")}, 4, []string{"png", "cls"}, []string{"0", "1", "2", "0"}, imgs},
 	} {
 		m := filepath.Join(t.TempDir(), "m.json")
 		if status, _, stderr := run(append([]string{"shard", "write", "-o", m}, tc.args...)...); status != 0 {
@@ -273,6 +298,9 @@ func TestShardWriteInputs(t *testing.T) {
 			}
 			if s.Fields["cls"].SHA256 != hexSum([]byte(tc.labels[i])) {
 				t.Errorf("%v: sample %d: cls is not %s", tc.args, i, tc.labels[i])
+			}
+			if want := (lsField{int64(len(tc.data[i])), hexSum(tc.data[i])}); s.Fields[tc.fields[0]] != want {
+				t.Errorf("%v: sample %d: %s is %+v, want %+v", tc.args, i, tc.fields[0], s.Fields[tc.fields[0]], want)
 			}
 		}
 	}
