@@ -131,6 +131,18 @@ bench-columnar:
 bench-objstore: weed
 	$(GO) test -C objstore -run '^$$' -bench BenchmarkEpoch -benchtime 1x -count $(COUNT) -timeout 60m .
 
+# Issue 28's targets (shard): an epoch of raw samples of about 1 GB of 64 MiB
+# tar shards on local disk in the two-level shuffled order beside the same
+# bytes read as one file, cold (page cache dropped) and warm
+# (BenchmarkShardEpoch: x-file >= 0.9); the image pipeline over image shards
+# beside the same images in a .rec and a folder (BenchmarkShardImages:
+# x-rec >= 0.95); the time to the first batch (BenchmarkShardFirstBatch);
+# shard.Open at 10^5 shards, its time and the heap it holds
+# (BenchmarkShardOpen). The ratios of each come from one run.
+.PHONY: bench-shard
+bench-shard: deps
+	$(GO) test -run '^$$' -bench '^BenchmarkShard' -benchtime 1x -count $(COUNT) -timeout 60m ./shard/
+
 # The same with NumPy, PyTorch and scikit-learn (bench/peers.py, run with
 # PYTHON as sides of the same benchmarks), this machine's results file in
 # bench/results/ (one file per machine, named after its CPU: a run replaces
