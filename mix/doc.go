@@ -60,6 +60,19 @@
 // same stride scheduling, the three rules applied as the sources end, and a
 // state saved with the stream's.
 //
+// # Resuming with other weights
+//
+// A loop's saved position (eachobs.Iter.MarshalBinary) records the mix's
+// number of observations, and under eachobs.ShuffleWithin the count of each
+// source, but not the weights. A loop resumed over a mix rebuilt with other
+// weights is refused (an error wrapping container.ErrState) when they change
+// those numbers, as they mostly do under FirstExhausted and Resample; when
+// they do not, as under AllExhausted, whose counts are the sources' sizes
+// whatever the weights, it resumes at the same position of the new mix's
+// order, which is not the old one: in that epoch some observations are read
+// twice and others not at all. Keep the weights with the saved position, and
+// resume at an epoch's start after changing them.
+//
 // # Batches
 //
 // A mix is a view (container.IndexView) of one container, so a loop gathers a

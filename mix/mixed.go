@@ -169,14 +169,17 @@ func build[T, B any](op string, rule Rule, weights []float64, seed uint64, src c
 }
 
 // same reports whether a and b are the same container: equal interface values,
-// compared only when their dynamic type is comparable.
+// compared only when their dynamic values are comparable (a struct of a
+// comparable type may hold an interface whose value is not, as
+// container.AsBatched of a struct holding a slice does: such containers are
+// never known to be the same).
 func same(a, b any) bool {
 	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
 	if ta != tb {
 		return false
 	}
 	if ta.Comparable() {
-		return a == b
+		return reflect.ValueOf(a).Comparable() && reflect.ValueOf(b).Comparable() && a == b
 	}
 	// Slices, maps and funcs: the same when they share their pointer and length.
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
