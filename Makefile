@@ -127,9 +127,12 @@ bench-columnar:
 # Issue 29's figures: an epoch of raw samples of 1 GiB of 64 MiB tar shards
 # from memory, the local disk (page cache dropped), the S3 server on loopback
 # through the cache (cold, warm) and through a proxy adding 20 ms per
-# request, with 1, 2 and 4 readers, the ratios in one run (BenchmarkEpoch).
-bench-objstore: weed
-	$(GO) test -C objstore -run '^$$' -bench BenchmarkEpoch -benchtime 1x -count $(COUNT) -timeout 60m .
+# request, with 1, 2 and 4 readers (BenchmarkEpoch); the image pipeline's
+# epoch over image shards from the disk and the S3 server the same ways
+# (BenchmarkImages); a rank's start at 10^5 shards (BenchmarkOpenManifest).
+# The ratios of each come from one run.
+bench-objstore: deps weed
+	$(GO) test -C objstore -run '^$$' -bench 'BenchmarkEpoch|BenchmarkImages|BenchmarkOpenManifest' -benchtime 1x -count $(COUNT) -timeout 90m .
 
 # Issue 28's targets (shard): an epoch of raw samples of about 1 GB of 64 MiB
 # tar shards on local disk in the two-level shuffled order beside the same

@@ -100,10 +100,10 @@ func setUp(b *testing.B) {
 	}
 }
 
-// dropCache asks the kernel to drop the page cache of the local copy's
-// files (posix_fadvise DONTNEED), so that a local epoch reads the disk.
-func dropCache(b *testing.B) {
-	filepath.WalkDir(benchSet.dir, func(p string, d os.DirEntry, err error) error {
+// dropCacheOf asks the kernel to drop the page cache of the files under dir
+// (posix_fadvise DONTNEED), so that a local epoch reads the disk.
+func dropCacheOf(dir string) {
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -209,7 +209,7 @@ func BenchmarkEpoch(b *testing.B) {
 			for b.Loop() {
 				t, _ := epoch(b, mem, nil, workers)
 				tMem += t
-				dropCache(b)
+				dropCacheOf(benchSet.dir)
 				t, f := epoch(b, shard.Dir(benchSet.dir), nil, workers)
 				tDisk, fDisk = tDisk+t, fDisk+f
 				bucket := benchSet.srv.NewBucket(b, benchSet.pre)
