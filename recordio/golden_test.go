@@ -229,7 +229,8 @@ func TestIndexGolden(t *testing.T) {
 func TestWriteTooLarge(t *testing.T) {
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
-	if _, err := w.Write(make([]byte, MaxSize+1)); !errors.Is(err, ErrTooLarge) {
+	// 2^29 bytes: one more than the 29 bits of a part's length hold.
+	if _, err := w.Write(make([]byte, 1<<29)); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("Write of 2^29 bytes: %v, want ErrTooLarge", err)
 	}
 	if buf.Len() != 0 || w.Offset() != 0 {
