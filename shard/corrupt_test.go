@@ -182,3 +182,48 @@ func TestVerifyClean(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexTarsBroken: IndexTars of tar shards another tool wrote, one of
+// them broken (a field twice in a sample, cut inside a member, a header whose
+// checksum fails), returns an error naming that shard, the offset (and the
+// key of the sample with a field twice), and writes no manifest.
+func TestIndexTarsBroken(t *testing.T) {
+	var good bytes.Buffer
+	tw := tar.NewWriter(&good)
+	member := func(tw *tar.Writer, name, data string) {
+		tw.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(data))})
+		io.WriteString(tw, data)
+	}
+	// k1.jpg: header 0, data 512; k1.cls: header 1536, data 2048; k2.jpg:
+	// header 2560, data 3072; k2.JPG: header 4096.
+	member(tw, "k1.jpg", strings.Repeat("1", 700))
+	member(tw, "k1.cls", "1")
+	member(tw, "k2.jpg", strings.Repeat("2", 700))
+	twice := good.Len()
+	member(tw, "k2.JPG", "again")
+	tw.Close()
+	b := good.Bytes()
+	bad := bytes.Clone(b[:twice])
+	bad[1536+100]++ // k1.cls's header
+	for _, tc := range []struct {
+		data []byte
+		want []string
+	}{
+		{b, []string{"offset 4096", `sample "k2"`, `field "jpg" twice`}},
+		{b[:3500], []string{"offset 3500", `inside member "k2.jpg"`}},
+		{bad, []string{"offset 1536", "bad tar header"}},
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "ok.tar"), b[:twice], 0o666)
+		os.WriteFile(filepath.Join(dir, "broken.tar"), tc.data, 0o666)
+		_, err := shard.IndexTars(shard.Dir(dir), "m.json", []string{"ok.tar", "broken.tar"}, shard.IndexOptions{})
+		for _, w := range append(tc.want, "broken.tar") {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("IndexTars with a broken shard: %v, want an error saying %q", err, w)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "m.json")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a manifest after a failed IndexTars: %v", err)
+		}
+	}
+}
