@@ -196,6 +196,9 @@ func TestOneSectionPerMachine(t *testing.T) {
 	if err != nil || len(rs) != 2 || rs[0].Machine.Microarch != "Emerald Rapids" {
 		t.Fatalf("loadAll: %d machines, %v; want 2, the Xeon's newest first", len(rs), err)
 	}
+	for _, r := range rs {
+		r.Tables = "| kernel |\n| --- |\n| 1 |\n"
+	}
 	doc := filepath.Join(dir, "performance.md")
 	os.WriteFile(doc, []byte("# Title\n\n"+beginMarker+"\nold\n"+endMarker+"\n\nnotes\n"), 0o644)
 	if err := report(rs, doc, dir); err != nil {
@@ -207,13 +210,18 @@ func TestOneSectionPerMachine(t *testing.T) {
 		"![Throughput of obskit, its limit and its peers](performance-intel-xeon-processor-emerald-rapids-2cpu.png)",
 		"mean 10.0 of 4 samples", "The machine was shared", "- Peers: /usr/bin/python3, numpy 1.24.2.", "**Skipped PyTorch**: not importable",
 		"0 of 1 targets met. Not met: observation-first gather of float32 in DRAM",
-		"| gather float32, observation-first, dram | 11.0 GB/s (`Array.GetObsInto`) | 20.0 GB/s (copy()) | 0.550 (0.500 - 0.600) | NumPy X[idx] | 4.50 GB/s | 2.50 |",
+		"| gather float32, observation-first, dram | 11.0 GB/s (`Array.GetObsInto`) | 20.0 GB/s (copy()) | 0.550 (0.500 - 0.600) | NumPy X[idx] 4.50 GB/s (x2.50)",
 		"| shuffled 80/20 split of 10M | 20.0 Mobs/s (`subset.Split`)",
 		endMarker + "\n\nnotes\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q:\n%s", want, md)
 		}
+	}
+	// The kernel's experiments of the older run measured an older kernel:
+	// only the newest run's are drawn, the older's are pointed to.
+	if n := strings.Count(md, "#### Where a shuffled gather's time goes"); n != 1 || !strings.Contains(md, "bench/results/amd-epyc-zen-5-2cpu.json (`tables`)") {
+		t.Errorf("the report draws the kernel's tables %d times, want once (the newest run's) and a pointer to the older run's:\n%s", n, md)
 	}
 	if strings.Count(md, "### Intel") != 1 || strings.Contains(md, "\nold\n") {
 		t.Errorf("the report shows the Xeon %d times or keeps the old section:\n%s", strings.Count(md, "### Intel"), md)
@@ -225,6 +233,32 @@ func TestOneSectionPerMachine(t *testing.T) {
 	os.WriteFile(doc, []byte("no markers"), 0o644)
 	if err := report(rs, doc, ""); !errors.Is(err, errNoMarkers) {
 		t.Errorf("report into a document without markers: %v, want errNoMarkers", err)
+	}
+}
+
+// The targets and figures one command measures share a row; the command shown
+// is the form that runs the peers too.
+func TestTargetTableGroups(t *testing.T) {
+	m := Measure{Median: 2, Min: 1, Max: 3, Runs: []float64{1, 2, 3}}
+	ts := []Target{
+		{Issue: 2, What: "gather", Metric: "x copy", Want: ">= 1", Measured: m, Status: "met", Command: "go test -bench G ./"},
+		{Issue: 15, What: "gather against NumPy", Metric: "x numpy", Want: ">= 3", Measured: m, Status: "not met", Command: "OBSKIT_PYTHON=/p go test -bench G ./"},
+		{Issue: 2, What: "epoch", Metric: "x copy", Measured: m, Status: "measured", Command: "go test -bench E ./; /usr/bin/python3 peers.py"},
+		{Issue: 3, What: "epoch alone", Metric: "allocs", Measured: m, Status: "measured", Command: "go test -bench E ./"},
+	}
+	var b bytes.Buffer
+	targetTable(&b, ts)
+	md := b.String()
+	for _, want := range []string{
+		"| 2, 15 | gather (x copy): 2.00 (1.00 - 3.00), want >= 1, met; gather against NumPy (x numpy): 2.00 (1.00 - 3.00), want >= 3, **not met** | `OBSKIT_PYTHON=/p go test -bench G ./` |",
+		"| 2, 3 | epoch (x copy): 2.00 (1.00 - 3.00); epoch alone (allocs): 2.00 (1.00 - 3.00) | `go test -bench E ./; /usr/bin/python3 peers.py` |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the table lacks %q:\n%s", want, md)
+		}
+	}
+	if n := strings.Count(md, "\n"); n != 4 {
+		t.Errorf("the table has %d lines, want a head, a rule and a row per command (2):\n%s", n, md)
 	}
 }
 

@@ -142,7 +142,7 @@ func measure(ctx context.Context, goCmd, python string, count int, quick bool, s
 	r.Context = evaluate(contextDefs(), s, count, prefix)
 	r.Tables = tables(s, count)
 	var b bytes.Buffer
-	section(&b, r, "")
+	section(&b, r, "", true)
 	stdout.Write(b.Bytes())
 	if len(failures) > 0 {
 		return r, fmt.Errorf("%d go test runs failed:\n  %s", len(failures), strings.Join(failures, "\n  "))

@@ -52,26 +52,52 @@ func table(w io.Writer, head []string, rows [][]string) {
 // cell escapes text for a markdown table cell.
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
-// targetTable writes the targets, or the figures of context (which have no
-// want nor status).
+// targetTable writes the targets and the figures of context (which have no
+// want nor status) as one table, a row per command: the figures one command
+// measures share its row, so that the report stays short. A command that also
+// runs the Python peers (OBSKIT_PYTHON=..., or a peers.py run after it) stands
+// for the same command without them.
 func targetTable(w io.Writer, ts []Target) {
-	head := []string{"issue", "target", "measured", "want", "status", "command"}
-	var rows [][]string
+	var keys []string
+	rows := map[string][]string{} // key: issue, figures, command
 	for _, t := range ts {
-		status := t.Status
-		if status != "met" {
-			status = "**" + status + "**"
+		key := strings.TrimSpace(t.Command)
+		if i := strings.Index(key, " "); strings.HasPrefix(key, "OBSKIT_PYTHON=") && i > 0 {
+			key = key[i+1:]
 		}
-		row := []string{fmt.Sprint(t.Issue), cell(t.What), cell(t.Metric) + ": " + spread(t.Measured), t.Want, status, "`" + cell(t.Command) + "`"}
-		if t.Want == "" {
-			head, row = []string{"issue", "what", "measured", "command"}, slices.Delete(row, 3, 5)
+		key, _, _ = strings.Cut(key, "; /")
+		fig := cell(t.What) + " (" + cell(t.Metric) + "): " + spread(t.Measured)
+		if t.Want != "" {
+			status := t.Status
+			if status != "met" {
+				status = "**" + status + "**"
+			}
+			fig += ", want " + t.Want + ", " + status
 		}
-		rows = append(rows, row)
+		r, ok := rows[key]
+		if !ok {
+			keys = append(keys, key)
+			rows[key] = []string{fmt.Sprint(t.Issue), fig, t.Command}
+			continue
+		}
+		if issue := fmt.Sprint(t.Issue); !slices.Contains(strings.Split(r[0], ", "), issue) {
+			r[0] += ", " + issue
+		}
+		r[1] += "; " + fig
+		if len(t.Command) > len(r[2]) {
+			r[2] = t.Command // the form that runs the peers too
+		}
 	}
-	table(w, head, rows)
+	var out [][]string
+	for _, k := range keys {
+		r := rows[k]
+		out = append(out, []string{r[0], r[1], "`" + cell(r[2]) + "`"})
+	}
+	table(w, []string{"issue", "figures (median, min - max)", "command"}, out)
 }
 
-// workloadTable writes obskit, the limit and the peers of every workload.
+// workloadTable writes obskit, the limit and the peers of every workload, a
+// row per workload with its peers in one cell.
 func workloadTable(w io.Writer, ws []Workload) {
 	var rows [][]string
 	for _, wl := range ws {
@@ -86,23 +112,21 @@ func workloadTable(w io.Writer, ws []Workload) {
 			lim = rate(*wl.Limit) + " (" + wl.Limit.Name + ")"
 			vs = spread(newMeasure("", ratios(wl.Obskit.Runs, wl.Limit.Runs)))
 		}
-		head := []string{cell(wl.Title), rate(wl.Obskit) + " (`" + wl.Obskit.Name + "`)", lim, vs}
-		peers := wl.Peers
-		if len(peers) == 0 {
-			rows = append(rows, append(head, "-", "-", "-"))
-		}
-		for i, p := range peers {
-			if i > 0 {
-				head = []string{"", "", "", ""}
-			}
-			ratio := "-"
+		var peers []string
+		for _, p := range wl.Peers {
+			s := cell(p.Name) + " " + rate(p.Measure)
 			if p.Ratio != 0 {
-				ratio = num(p.Ratio)
+				s += " (x" + num(p.Ratio) + ")"
 			}
-			rows = append(rows, append(slices.Clip(head), cell(p.Name), rate(p.Measure), ratio))
+			peers = append(peers, s)
 		}
+		ps := "-"
+		if len(peers) > 0 {
+			ps = strings.Join(peers, "; ")
+		}
+		rows = append(rows, []string{cell(wl.Title), rate(wl.Obskit) + " (`" + wl.Obskit.Name + "`)", lim, vs, ps})
 	}
-	table(w, []string{"workload", "obskit", "limit", "obskit/limit", "peer", "peer throughput", "obskit/peer"}, rows)
+	table(w, []string{"workload", "obskit", "limit", "obskit/limit", "peers: throughput (obskit/peer)"}, rows)
 }
 
 // peers returns the peers of w other than Python's own copy, which results
@@ -232,14 +256,13 @@ func updateDoc(path string, rs []*Results, charts map[*Results]string) error {
 	var b bytes.Buffer
 	b.Write(doc[:i+len(beginMarker)])
 	if len(rs) > 1 {
-		fmt.Fprintf(&b, "\n\nFigures of %d machines, the newest run first; each machine's section is its own `make compare` run:\n\n", len(rs))
-		for _, r := range rs {
-			fmt.Fprintf(&b, "- %s\n", machineTitle(r))
-		}
+		fmt.Fprintf(&b, "\n\nFigures of %d machines, the newest run first; each machine's section is its own `make compare` run.\n", len(rs))
 	}
+	kernel := false // the kernel's experiments are shown for the newest run that has them
 	for _, r := range rs {
 		fmt.Fprintf(&b, "\n### %s\n\n", machineTitle(r))
-		section(&b, r, charts[r])
+		section(&b, r, charts[r], !kernel)
+		kernel = kernel || r.Tables != ""
 	}
 	b.WriteString("\n")
 	b.Write(doc[j:])
@@ -261,11 +284,12 @@ func machineTitle(r *Results) string {
 }
 
 // section writes the section of one run: how the figures were made, the
-// targets, the experiments, and the comparison with its chart.
-func section(b *bytes.Buffer, r *Results, chart string) {
+// targets, the experiments (with tables false, only where to find them: an
+// older run's experiments measured an older kernel), and the comparison with
+// its chart.
+func section(b *bytes.Buffer, r *Results, chart string, tables bool) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	m := r.Machine
-	p("#### How these figures were produced\n\n")
 	if r.Quick {
 		p("**Quick run (`-quick`): every benchmark ran one iteration to test the pipeline; the figures below mean nothing.**\n\n")
 	}
@@ -291,7 +315,11 @@ func section(b *bytes.Buffer, r *Results, chart string) {
 	for _, f := range r.Failures {
 		p("- **Failed**: `%s`.\n", f)
 	}
-	p("- Commands, in order (all run by `make compare`):\n\n```sh\n%s\n```\n", strings.Join(r.Commands, "\n"))
+	cmds := make([]string, len(r.Commands))
+	for i, c := range r.Commands {
+		cmds[i] = "`" + cell(c) + "`"
+	}
+	p("- Commands, in order (all run by `make compare`): %s.\n", strings.Join(cmds, "; "))
 
 	met := 0
 	var other []string
@@ -306,17 +334,15 @@ func section(b *bytes.Buffer, r *Results, chart string) {
 	if len(other) > 0 {
 		p(" Not met: %s.", strings.Join(other, "; "))
 	}
-	p(" Median of %d runs, min - max in parentheses. Each command measures its figure alone.\n\n", r.Count)
-	targetTable(b, r.Targets)
-	if len(r.Context) > 0 {
-		p("\nFigures that explain the targets (no target of their own):\n\n")
-		targetTable(b, r.Context)
-	}
-	if r.Tables != "" {
+	p(" Median of %d runs, min - max in parentheses. A row holds the targets, and the figures that explain them (no want of their own), that its command measures alone.\n\n", r.Count)
+	targetTable(b, append(slices.Clone(r.Targets), r.Context...))
+	if r.Tables != "" && tables {
 		p("\n#### Where a shuffled gather's time goes on this machine\n\n%s", r.Tables)
+	} else if r.Tables != "" {
+		p("\nWhere a shuffled gather's time went on this machine (`BenchmarkKernel`, the kernel of that date): the tables of its results file, bench/results/%s.json (`tables`).\n", r.Machine.Slug())
 	}
 	p("\n#### obskit against the limit and the peers\n\n")
-	p("Median throughput of %d runs. The limit, the C reference and the peers are measured in the same benchmark as obskit, one pass of each in turn; `obskit/limit` and `obskit/peer` are their ratios pass by pass (higher = obskit faster).\n\n", r.Count)
+	p("Median throughput of %d runs. The limit, the C reference and the peers are measured in the same benchmark as obskit, one pass of each in turn; `obskit/limit` and a peer's `x` are obskit's ratio over them pass by pass (higher = obskit faster).\n\n", r.Count)
 	if chart != "" {
 		p("![Throughput of obskit, its limit and its peers](%s)\n\n", chart)
 	}
