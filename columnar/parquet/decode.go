@@ -267,6 +267,9 @@ func decodeList[E any](f *File, g int, col Column, conv func(v pq.Value) (E, boo
 			if err := w.step(byte(rep), byte(def), &scratch); err != nil {
 				return err
 			}
+			if w.skip {
+				continue
+			}
 			if rep == 0 {
 				if row := w.row; row > 0 {
 					c.off = append(c.off, int64(len(c.vals)))

@@ -19,7 +19,10 @@ import (
 // repetition level 0; its list is null when the definition level is below
 // listDef, empty at listDef, and otherwise holds a value, null below maxDef;
 // each entry at repetition level 1 adds a value to the row's list, which
-// must then be neither null nor empty.
+// must then be neither null nor empty. DuckDB writes a null fixed-size list
+// (its ARRAY type) as one entry for each element, each at a definition level
+// below listDef: the entries after the first belong to the null row (arrow-rs
+// and DuckDB read them so), and the walk skips them.
 
 // A census is what the levels of a column hold.
 type census struct {
@@ -89,10 +92,16 @@ type levelWalk struct {
 	rows int
 	row  int
 	n    int64 // values of the current row's list, -1 while it is null or empty
+	null bool  // the current row's list is null
+	// skip is set by step for an entry that adds nothing to its row: one of
+	// those DuckDB writes after the first of a null fixed-size list (its
+	// ARRAY type), one for each element, each null at the list's level.
+	skip bool
 }
 
 // step takes the levels of the next value.
 func (w *levelWalk) step(rep, def byte, out *census) error {
+	w.skip = false
 	c := w.c
 	if int(def) > c.maxDef || rep > 1 || rep == 1 && !c.list {
 		return w.f.chunkErr(w.g, c, "row %d: levels %d, %d past the column's %d, %d", w.row+1, rep, def, 1, c.maxDef)
@@ -111,17 +120,20 @@ func (w *levelWalk) step(rep, def byte, out *census) error {
 			return nil
 		case int(def) < c.listDef:
 			out.nulls++
-			w.n = -1
+			w.n, w.null = -1, true
 			return nil
 		case int(def) == c.listDef:
 			out.empty++
 			out.length(0)
-			w.n = -1
+			w.n, w.null = -1, false
 			return nil
 		}
-		w.n = 0
+		w.n, w.null = 0, false
 	} else if w.row < 0 {
 		return w.f.chunkErr(w.g, c, "a repeated value before the first row")
+	} else if w.null && int(def) < c.listDef {
+		w.skip = true
+		return nil
 	} else if w.n < 0 {
 		return w.f.chunkErr(w.g, c, "row %d: a value inside a null or empty list", w.row)
 	}

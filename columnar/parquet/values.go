@@ -44,6 +44,9 @@ func (f *File) Rows(g int) ([][]any, error) {
 				if err := w.step(byte(rep), byte(def), &scratch); err != nil {
 					return err
 				}
+				if w.skip {
+					continue
+				}
 				row := rows[w.row]
 				switch {
 				case !c.list:
