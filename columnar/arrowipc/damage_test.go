@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/columnar/arrowipc"
 	"github.com/obskit/obskit/columnar/internal/arrowtest"
+	"github.com/obskit/obskit/columnar/internal/columnartest"
 	"github.com/obskit/obskit/columnar/internal/interop"
 )
 
@@ -47,82 +46,6 @@ func spansOf(data []byte, spans [][2]int) [][2]int {
 	return out
 }
 
-// readAll opens path and reads every column every way the package offers,
-// and returns what failed: the errors the reads returned and the error
-// values their gathers panicked with, and Open's error. A panic with anything
-// else is a test failure.
-func readAll(t *testing.T, path string) (errs []error, open error) {
-	t.Helper()
-	f, err := arrowipc.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	// Every column of the kit's files holds bytes for each row: a count of
-	// rows that the file's size does not bound is a damaged count that Open
-	// let through (before a reader allocates by it, as Valid does).
-	if st, err := os.Stat(path); err == nil && int64(f.Nobs()) > 8*st.Size() {
-		t.Fatalf("Open accepted %d rows in a file of %d bytes", f.Nobs(), st.Size())
-	}
-	try := func(read func() error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err, ok := r.(error)
-				if !ok {
-					t.Fatalf("panic %v", r)
-				}
-				errs = append(errs, err)
-			}
-		}()
-		if err := read(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	for k := range f.Batches() {
-		_ = f.Batch(k)
-	}
-	var row []any
-	for i := range min(f.Nobs(), 8) {
-		try(func() (err error) { row, err = f.Row(i, row); return err })
-	}
-	idx := []int{0, 1, 2, 3, 50, 99}
-	for _, fd := range f.Fields() {
-		try(func() error { _, err := arrowipc.Valid(f, fd.Name); return err })
-		try(func() error {
-			c, err := arrowipc.Numbers[float32](f, fd.Name, arrowipc.Fill(float32(-1)))
-			if err == nil {
-				c.GetObsInto(nil, inRange(idx, c.Nobs()))
-			}
-			return err
-		})
-		try(func() error {
-			c, err := arrowipc.Numbers[int64](f, fd.Name, arrowipc.Fill(int64(-1)))
-			if err == nil {
-				c.GetObsInto(nil, inRange(idx, c.Nobs()))
-			}
-			return err
-		})
-		try(func() error { _, err := arrowipc.Scalars[int64](f, fd.Name); return err })
-		try(func() error {
-			c, err := arrowipc.Strings(f, fd.Name, arrowipc.NullEmpty())
-			if err == nil {
-				c.GetObsInto(columnar.Ragged[byte]{}, inRange(idx, c.Nobs()))
-			}
-			return err
-		})
-		try(func() error {
-			c, err := arrowipc.Lists[int32](f, fd.Name, arrowipc.NullEmpty(), arrowipc.Fill(int32(-1)))
-			if err == nil {
-				for _, i := range inRange(idx, c.Nobs()) {
-					c.GetObs(i)
-				}
-			}
-			return err
-		})
-		_ = f.Nulls(fd.Name)
-	}
-	return errs, nil
-}
-
 // TestDamagedMetadata flips every bit of the metadata of the kit's small
 // files (the schema, the first record batch's header and its first buffers'
 // frame headers, the footer), one at a time: Open either succeeds or returns
@@ -134,58 +57,9 @@ func readAll(t *testing.T, path string) (errs []error, open error) {
 // a ZSTD frame's header made DecodeAll allocate the content size it declared,
 // up to 1 GiB (the "1 GB" flip).
 func TestDamagedMetadata(t *testing.T) {
-	dir := t.TempDir()
 	for _, kf := range kitFiles {
-		path := filepath.Join(dir, strings.ReplaceAll(kf.name, " ", "-")+".arrow")
-		bound := interop.AllocBound(len(kf.data))
-		trials := 0
-		for d := range interop.Flips(kf.data, spansOf(kf.data, kf.spans)...) {
-			if err := os.WriteFile(path, d.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var open error
-			var errs []error
-			got := interop.Allocated(func() { errs, open = readAll(t, path) })
-			where := fmt.Sprintf("%s, %s", kf.name, d.What)
-			if got > bound {
-				t.Errorf("%s: the reads allocated %d bytes, more than %d", where, got, bound)
-			}
-			if open != nil {
-				if !errors.Is(open, arrowipc.ErrFormat) && !errors.Is(open, arrowipc.ErrUnsupported) || !strings.Contains(open.Error(), path) {
-					t.Errorf("%s: Open error %v, want ErrFormat or ErrUnsupported naming the file", where, open)
-				}
-			}
-			for _, err := range errs {
-				if !dataErr(err) || !strings.Contains(err.Error(), path) {
-					t.Errorf("%s: read error %v, want one of the package's, naming the file", where, err)
-				}
-			}
-			trials++
-		}
-		t.Logf("%s: %d bits flipped", kf.name, trials)
+		columnartest.Damage(t, reader, kf.name+".arrow", len(kf.data), interop.Flips(kf.data, spansOf(kf.data, kf.spans)...))
 	}
-}
-
-// dataErr reports whether err is one of the errors a read of a damaged file
-// may give: a malformed file, or a column whose damaged schema no longer
-// reads as asked.
-func dataErr(err error) bool {
-	for _, s := range []error{arrowipc.ErrFormat, arrowipc.ErrUnsupported, arrowipc.ErrType, arrowipc.ErrNull, arrowipc.ErrColumn} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func inRange(idx []int, n int) []int {
-	var out []int
-	for _, i := range idx {
-		if i < n {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // TestBatchLengthFlip: in a file of 1000 rows in batches of 250, bit 2 of the
@@ -284,61 +158,21 @@ func TestOpenErrors(t *testing.T) {
 	}
 }
 
-// TestDamagedFiles reads damaged copies of the Arrow fixtures of the other
-// writers (apache-arrow's file and stream with a dictionary, lists and nulls;
-// arrow-go's LZ4 and ZSTD batches), each cut short at 16 places, with one
-// bit flipped at 64 random places, and with each bit of the bytes where a
-// flip made a read panic before Open checked the batches' field nodes
-// against their buffers (js.arrow's bytes 183 and 903, js.arrows' 975: Strings
-// and Lists indexed and sliced past their buffers, "index out of range [4]
-// with length 4", "slice bounds out of range [:-9223372036854775792]"): Open
-// and every read succeed or fail with the package's errors naming the file,
-// and no trial allocates more than AllocBound.
+// TestDamagedFiles reads copies of the Arrow fixtures with each bit flipped
+// of the bytes where a flip made a read panic before Open checked the
+// batches' field nodes against their buffers (js.arrow's bytes 183 and 903,
+// js.arrows' 975: Strings and Lists indexed and sliced past their buffers,
+// "index out of range [4] with length 4", "slice bounds out of range
+// [:-9223372036854775792]"): Open and every read succeed or fail with the
+// package's errors naming the file, and no trial allocates more than
+// AllocBound. The suite (TestConformance) cuts every fixture short and flips
+// bits at random places of each.
 func TestDamagedFiles(t *testing.T) {
-	dir := t.TempDir()
-	panicked := map[string][][2]int{"js.arrow": {{183, 184}, {903, 904}}, "js.arrows": {{975, 976}}}
-	for _, fx := range interop.Arrow {
-		data, err := os.ReadFile(interop.Path(fx.Name))
+	for name, spans := range map[string][][2]int{"js.arrow": {{183, 184}, {903, 904}}, "js.arrows": {{975, 976}}} {
+		data, err := os.ReadFile(interop.Path(name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(dir, fx.Name)
-		bound := interop.AllocBound(len(data))
-		damages := func(yield func(interop.Damage) bool) {
-			for d := range interop.Cuts(data, 16) {
-				if !yield(d) {
-					return
-				}
-			}
-			for d := range interop.RandomFlips(data, 64, 0, len(data), 1) {
-				if !yield(d) {
-					return
-				}
-			}
-			for d := range interop.Flips(data, panicked[fx.Name]...) {
-				if !yield(d) {
-					return
-				}
-			}
-		}
-		for d := range damages {
-			if err := os.WriteFile(path, d.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var open error
-			var errs []error
-			where := fmt.Sprintf("%s, %s", fx.Name, d.What)
-			if got := interop.Allocated(func() { errs, open = readAll(t, path) }); got > bound {
-				t.Errorf("%s: the reads allocated %d bytes, more than %d", where, got, bound)
-			}
-			if open != nil && (!errors.Is(open, arrowipc.ErrFormat) && !errors.Is(open, arrowipc.ErrUnsupported) || !strings.Contains(open.Error(), path)) {
-				t.Errorf("%s: Open error %v, want ErrFormat or ErrUnsupported naming the file", where, open)
-			}
-			for _, err := range errs {
-				if !dataErr(err) || !strings.Contains(err.Error(), path) {
-					t.Errorf("%s: read error %v, want one of the package's, naming the file", where, err)
-				}
-			}
-		}
+		columnartest.Damage(t, reader, name, len(data), interop.Flips(data, spans...))
 	}
 }

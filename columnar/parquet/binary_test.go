@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,51 +11,9 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/obskit/obskit/columnar"
 	"github.com/obskit/obskit/columnar/internal/interop"
 	"github.com/obskit/obskit/columnar/parquet"
-	"github.com/obskit/obskit/container/containertest"
 )
-
-// TestBinaryInterop: the binary column and the dictionary-encoded text column
-// of every fixture, as []byte: AppendObs gives the formula's bytes, Where
-// names the file, the column and the row, and the checker's Encoded checks
-// pass.
-func TestBinaryInterop(t *testing.T) {
-	for _, fx := range interop.Parquet {
-		t.Run(fx.Name, func(t *testing.T) {
-			path := interop.Path(fx.Name)
-			f, err := parquet.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, name := range []string{"bin", "cat"} {
-				s, err := parquet.Strings(f, name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b := s.Binary()
-				var buf []byte
-				for i := range b.Nobs() {
-					want := interop.Want(i).Bin
-					if name == "cat" {
-						want = []byte(interop.Want(i).Cat)
-					}
-					if buf, err = b.AppendObs(buf[:0], i); err != nil || !bytes.Equal(buf, want) {
-						t.Fatalf("%s: AppendObs(_, %d) = %q, %v, want %q", name, i, buf, err, want)
-					}
-				}
-				if got, want := b.Where(7), fmt.Sprintf("%s: column %q: row 7", path, name); got != want {
-					t.Errorf("Where(7) = %q, want %q", got, want)
-				}
-				containertest.Run(t, b, containertest.Config[[]byte, columnar.Ragged[byte]]{
-					Obs: func(r columnar.Ragged[byte], j int) []byte { return r.At(j) },
-					Len: func(r columnar.Ragged[byte]) int { return r.Len() },
-				})
-			}
-		})
-	}
-}
 
 // TestBinaryDamagedPage: a page of the binary column that does not decode is
 // the error of AppendObs, naming the file and the column, with dst's bytes

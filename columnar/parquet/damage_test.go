@@ -3,9 +3,8 @@ package parquet_test
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
+	"iter"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,92 +13,24 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/obskit/obskit/columnar"
+	"github.com/obskit/obskit/columnar/internal/columnartest"
 	"github.com/obskit/obskit/columnar/internal/interop"
 	"github.com/obskit/obskit/columnar/parquet"
 )
 
-// readAll opens path and reads it every way the package offers: every row
-// group's rows, every column's nulls and validity, and every column with
-// each accessor, gathering a few rows. It returns the errors the reads
-// returned and the error values their gathers panicked with, and Open's
-// error; a panic with anything else fails the test.
+// readAll reads path every way the package offers (columnartest.ReadAll):
+// the errors the reads returned and the error values their gathers panicked
+// with, and Open's error; a panic with anything else fails the test.
 func readAll(t *testing.T, path string) (errs []error, open error) {
 	t.Helper()
-	f, err := parquet.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	try := func(read func() error) {
-		defer func() {
-			if r := recover(); r != nil {
-				err, ok := r.(error)
-				if !ok {
-					t.Fatalf("panic %v", r)
-				}
-				errs = append(errs, err)
-			}
-		}()
-		if err := read(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	for g := range f.RowGroups() {
-		_ = f.RowGroup(g)
-		try(func() error { _, err := f.Rows(g); return err })
-	}
-	idx := []int{0, 1, 2, 5, f.Nobs() / 2, f.Nobs() - 1}
-	for _, c := range f.Columns() {
-		try(func() error { _, err := f.Nulls(c.Name); return err })
-		try(func() error { _, err := parquet.Valid(f, c.Name); return err })
-		try(func() error {
-			x, err := parquet.Numbers[int64](f, []string{c.Name}, parquet.Fill(int64(-1)))
-			if err == nil {
-				x.GetObsInto(nil, inRange(idx, x.Nobs()))
-			}
-			return err
-		})
-		try(func() error {
-			x, err := parquet.Numbers[float32](f, []string{c.Name}, parquet.Fill(float32(-1)))
-			if err == nil {
-				x.GetObsInto(nil, inRange(idx, x.Nobs()))
-			}
-			return err
-		})
-		try(func() error { _, err := parquet.Scalars[int64](f, c.Name, parquet.Fill(int64(-1))); return err })
-		try(func() error {
-			x, err := parquet.Strings(f, c.Name, parquet.NullEmpty())
-			if err == nil {
-				x.GetObsInto(columnar.Ragged[byte]{}, inRange(idx, x.Nobs()))
-			}
-			return err
-		})
-		try(func() error {
-			x, err := parquet.Lists[int32](f, c.Name, parquet.NullEmpty(), parquet.Fill(int32(-1)))
-			if err == nil {
-				x.GetObsInto(columnar.Ragged[int32]{}, inRange(idx, x.Nobs()))
-			}
-			return err
-		})
-	}
-	return errs, nil
-}
-
-func inRange(idx []int, n int) []int {
-	var out []int
-	for _, i := range idx {
-		if i >= 0 && i < n {
-			out = append(out, i)
-		}
-	}
-	return out
+	return columnartest.ReadAll(t, reader, path)
 }
 
 // dataErr reports whether err is one of the errors a read of a damaged file
 // may give: a malformed file, or a column whose damaged schema no longer
 // reads as asked.
 func dataErr(err error) bool {
-	for _, s := range []error{parquet.ErrFormat, parquet.ErrUnsupported, parquet.ErrType, parquet.ErrNull, parquet.ErrColumn, parquet.ErrFault} {
+	for _, s := range reader.Errors {
 		if errors.Is(err, s) {
 			return true
 		}
@@ -107,45 +38,14 @@ func dataErr(err error) bool {
 	return false
 }
 
-// sweep reads every damaged copy of a file: Open either succeeds or fails
-// with an error wrapping ErrFormat or ErrUnsupported that names the file;
-// every read fails only with the package's errors, naming the file, and no
-// panic but those escapes; no trial allocates more than AllocBound of the
-// file's size.
-func sweep(t *testing.T, name string, data []byte, damages func(yield func(interop.Damage) bool)) {
+// sweep reads every damaged copy of a file with columnartest.Damage: Open
+// either succeeds or fails with an error wrapping ErrFormat or
+// ErrUnsupported that names the file; every read fails only with the
+// package's errors, naming the file, and no panic but those escapes; no trial
+// allocates more than AllocBound of the file's size.
+func sweep(t *testing.T, name string, data []byte, damages iter.Seq[interop.Damage]) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), strings.ReplaceAll(name, " ", "-")+".parquet")
-	bound := interop.AllocBound(len(data))
-	trials := 0
-	for d := range damages {
-		if err := os.WriteFile(path, d.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var open error
-		var errs []error
-		where := fmt.Sprintf("%s, %s", name, d.What)
-		got := interop.Allocated(func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Fatalf("%s: panic %v", where, r)
-				}
-			}()
-			errs, open = readAll(t, path)
-		})
-		if got > bound {
-			t.Errorf("%s: the reads allocated %d bytes, more than %d", where, got, bound)
-		}
-		if open != nil && (!errors.Is(open, parquet.ErrFormat) && !errors.Is(open, parquet.ErrUnsupported) || !strings.Contains(open.Error(), path)) {
-			t.Errorf("%s: Open error %v, want ErrFormat naming the file", where, open)
-		}
-		for _, err := range errs {
-			if !dataErr(err) || !strings.Contains(err.Error(), path) {
-				t.Errorf("%s: read error %v, want one of the package's naming the file", where, err)
-			}
-		}
-		trials++
-	}
-	t.Logf("%s: %d damaged files", name, trials)
+	columnartest.Damage(t, reader, name+".parquet", len(data), damages)
 }
 
 // footerStart returns the offset of the footer of a Parquet file.
@@ -153,11 +53,11 @@ func footerStart(data []byte) int {
 	return len(data) - 8 - int(binary.LittleEndian.Uint32(data[len(data)-8:]))
 }
 
-// TestDamagedFiles reads damaged copies of the interop fixtures and of files
-// of the kit's writer (lists with null lists, empty lists and null values;
-// data pages of both versions; every codec): each cut short at 8 places, and
-// with one bit flipped at random places of its pages and as many of its
-// footer (12 of each in the fixtures, 48 in the kit's smaller files).
+// TestDamagedFiles reads damaged copies of files of the kit's writer (lists
+// with null lists, empty lists and null values; data pages of both versions;
+// every codec): each cut short at 8 places, and with one bit flipped at 48
+// random places of its pages and 48 of its footer. (The conformance suite,
+// TestConformance, damages the interop fixtures of the other writers.)
 // Nothing but the package's errors comes out, and no file costs more memory
 // than AllocBound (parquet-go allocates what a page header or a codec's data
 // claims before it reads it; its LZ4 decoder doubled its buffer without end
@@ -171,9 +71,6 @@ func TestDamagedFiles(t *testing.T) {
 		flips int // at random places of the pages, and as many of the footer
 	}
 	var files []file
-	for _, fx := range interop.Parquet {
-		files = append(files, file{fx.Name, read(t, fx.Name), 12})
-	}
 	small := nullsTable
 	small.rows, small.group = 200, 90
 	for _, c := range []struct {

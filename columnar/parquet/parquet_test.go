@@ -13,10 +13,8 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/columnar/internal/interop"
 	"github.com/obskit/obskit/columnar/parquet"
-	"github.com/obskit/obskit/container/containertest"
 )
 
 func read(t *testing.T, name string) []byte {
@@ -121,23 +119,6 @@ func TestManyFiles(t *testing.T) {
 	}
 	if _, err := parquet.Open(filepath.Join(dir, "nope-*.parquet")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a glob matching nothing: error %v", err)
-	}
-}
-
-func TestConformance(t *testing.T) {
-	f, err := parquet.Open(interop.Path("duckdb-zstd.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cache := range []int{3} {
-		x, err := parquet.Numbers[float32](f, []string{"x"}, parquet.Cache(cache))
-		if err != nil {
-			t.Fatal(err)
-		}
-		containertest.Run(t, x, containertest.Config[*arraycontainer.Array[float32], *arraycontainer.Array[float32]]{
-			Obs: func(b *arraycontainer.Array[float32], j int) *arraycontainer.Array[float32] { return b.GetObs(j) },
-			Len: func(b *arraycontainer.Array[float32]) int { return b.Nobs() },
-		})
 	}
 }
 

@@ -1,8 +1,10 @@
 // Command arrowgo writes the compressed Arrow IPC fixtures of obskit's columnar
 // tests with arrow-go, a writer independent of the kit: the rows of gen.mjs's
 // formula (1000 of them, in batches of 250) with LZ4 frame buffers in the file
-// format (go-lz4.arrow) and ZSTD buffers in the stream format (go-zstd.arrows).
-// apache-arrow (JavaScript) writes no compressed buffers. It is a module of its
+// format (go-lz4.arrow) and ZSTD buffers in the stream format (go-zstd.arrows);
+// and the rows of gen.mjs's edge table with null lists and strings that own
+// values (edge-go.arrows, edge.go). apache-arrow (JavaScript) writes no
+// compressed buffers. It is a module of its
 // own, under testdata, so that the kit never requires arrow-go. Run it from
 // this directory:
 //
@@ -46,27 +48,31 @@ func main() {
 	for lo := 0; lo < rows; lo += batch {
 		recs = append(recs, record(schema, lo, min(rows, lo+batch)))
 	}
-	write := func(name string, stream bool, opt ipc.Option) {
-		f, err := os.Create(filepath.Join(out, name))
-		check(err)
-		var w interface {
-			Write(arrow.RecordBatch) error
-			Close() error
-		}
-		if stream {
-			w = ipc.NewWriter(f, ipc.WithSchema(schema), opt)
-		} else {
-			w, err = ipc.NewFileWriter(f, ipc.WithSchema(schema), opt)
-			check(err)
-		}
-		for _, r := range recs {
-			check(w.Write(r))
-		}
-		check(w.Close())
-		check(f.Close())
+	write(filepath.Join(out, "go-lz4.arrow"), schema, recs, false, ipc.WithLZ4())
+	write(filepath.Join(out, "go-zstd.arrows"), schema, recs, true, ipc.WithZstd())
+	writeEdge(out)
+}
+
+// write writes the record batches recs of schema to path, in the stream
+// format or the file format, with the writer's option opt.
+func write(path string, schema *arrow.Schema, recs []arrow.RecordBatch, stream bool, opt ipc.Option) {
+	f, err := os.Create(path)
+	check(err)
+	var w interface {
+		Write(arrow.RecordBatch) error
+		Close() error
 	}
-	write("go-lz4.arrow", false, ipc.WithLZ4())
-	write("go-zstd.arrows", true, ipc.WithZstd())
+	if stream {
+		w = ipc.NewWriter(f, ipc.WithSchema(schema), opt)
+	} else {
+		w, err = ipc.NewFileWriter(f, ipc.WithSchema(schema), opt)
+		check(err)
+	}
+	for _, r := range recs {
+		check(w.Write(r))
+	}
+	check(w.Close())
+	check(f.Close())
 }
 
 func check(err error) {
