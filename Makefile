@@ -201,14 +201,14 @@ fuzz:
 # parquet-wasm, DuckDB; arrow-go for the compressed Arrow files), committed in
 # columnar/testdata/interop with their generators. This installs gen.mjs's npm
 # packages (pinned by its package-lock.json, once: npm's cache keeps them), runs
-# the tests that write those fixtures again and read them (without node they
-# skip), and rewrites the arrow-go fixtures (arrowgo, a module of its own) in
-# place before testing them.
+# the tests that write those fixtures again and run the conformance suite on
+# them (OBSKIT_INTEROP=1; make test skips them), and rewrites the arrow-go
+# fixtures (arrowgo, a module of its own) in place before testing them.
 INTEROP := columnar/testdata/interop
 interop: $(INTEROP)/node_modules/.package-lock.json
-	$(GO) test -C columnar -count=1 -run 'TestInteropRegenerated' ./...
+	OBSKIT_INTEROP=1 $(GO) test -C columnar -count=1 -run 'TestInteropRegenerated' ./...
 	cd $(INTEROP)/arrowgo && $(GO) run . $(CURDIR)/$(INTEROP)
-	$(GO) test -C columnar -count=1 -run 'TestInterop$$' ./...
+	$(GO) test -C columnar -count=1 -run 'TestInterop$$|TestConformance' ./...
 
 $(INTEROP)/node_modules/.package-lock.json: $(INTEROP)/package-lock.json
 	cd $(INTEROP) && npm ci --no-audit --no-fund
