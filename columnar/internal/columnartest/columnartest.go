@@ -26,8 +26,10 @@
 package columnartest
 
 import (
+	"errors"
 	"flag"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/obskit/obskit/arraycontainer"
@@ -158,4 +160,31 @@ func checkFile(t *testing.T, f File, fx interop.Fixture) {
 	}
 	checkSchema(t, f, fx)
 	checkRows(t, f, fx)
+	checkMissing(t, f)
+}
+
+// checkMissing checks that every accessor given a column the file does not
+// have returns an error wrapping columnar.ErrColumn that names the file and
+// the column.
+func checkMissing(t *testing.T, f File) {
+	t.Helper()
+	const name = "no-such-column"
+	tp := typed[float32](f)
+	// arrowipc's Nulls counts no null of a column it does not have.
+	if n, err := f.Nulls(name); err == nil && n != 0 {
+		t.Errorf("Nulls of a missing column = %d, nil; want 0 or an error", n)
+	} else if err != nil && !errors.Is(err, columnar.ErrColumn) {
+		t.Errorf("Nulls of a missing column: error %v, want one wrapping %q", err, columnar.ErrColumn)
+	}
+	for what, err := range map[string]error{
+		"Valid":   errOf(f.Valid(name)),
+		"Strings": errOf(f.Strings(name, Opts{NullEmpty: true})),
+		"Numbers": errOf(tp.Numbers(name, Opts{Fill: float32(0)})),
+		"Scalars": errOf(tp.Scalars(name, Opts{Fill: float32(0)})),
+		"Lists":   errOf(tp.Lists(name, Opts{Fill: float32(0), NullEmpty: true})),
+	} {
+		if !errors.Is(err, columnar.ErrColumn) || !strings.Contains(err.Error(), f.Name()) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s of a missing column: error %v, want one wrapping %q naming the file and the column", what, err, columnar.ErrColumn)
+		}
+	}
 }
