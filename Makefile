@@ -112,6 +112,7 @@ bench: deps $(BIN)/obskit-bench
 	$(BIN)/obskit-bench bench -count $(COUNT) $(BENCHFLAGS)
 	$(MAKE) bench-columnar
 	$(MAKE) bench-objstore
+	$(MAKE) bench-shard
 	$(MAKE) bench-images
 	$(MAKE) bench-train
 
