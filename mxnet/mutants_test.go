@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/augment"
+	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/recordio"
 )
 
@@ -117,5 +118,27 @@ func TestPathImgidx(t *testing.T) {
 		if got := len(epochOf(t, it, 0)); got != c.want {
 			t.Errorf("path_imgidx %q: %d batches of one image, want %d", c.idx, got, c.want)
 		}
+	}
+}
+
+// buggyDecoder is a decoder whose Decode panics with an error that is not a
+// read error: a bug, which must reach the caller as the panic it is.
+type buggyDecoder struct{ imagecodec.Decoder }
+
+var errBug = errors.New("decoder bug")
+
+func (buggyDecoder) Decode(*imagecodec.RGB, string, []byte, imagecodec.Request) (*imagecodec.RGB, float64, error) {
+	panic(errBug)
+}
+
+// TestProviderPanicsOfBugs checks that Provider returns as an error only
+// the panic of a first image that cannot be read (imagedata.ErrRead): a
+// decoder that panics with another error panics through Provider.
+func TestProviderPanicsOfBugs(t *testing.T) {
+	it := iterOf(packIter(t, 4, 1, nil), 2)
+	it.Decoder = buggyDecoder{testDecoder}
+	v := recovered(func() { it.Provider() })
+	if e, ok := v.(error); !ok || !errors.Is(e, errBug) {
+		t.Errorf("Provider with a decoder that panics with %v: recovered %v, want that panic", errBug, v)
 	}
 }
