@@ -19,8 +19,6 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-func mustErr[T any](_ T, err error) error { return err }
-
 // TestInterop checks what the Parquet fixtures hold beyond columnartest's
 // suite (TestConformance): each row group's codec, the dictionary encoding
 // of the text columns of few values, and the numbers of several columns side
