@@ -1,8 +1,10 @@
 package eachobs_test
 
 import (
+	"math"
 	"testing"
 
+	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/eachobs"
 )
 
@@ -30,5 +32,35 @@ func TestMeasureBytesMethod(t *testing.T) {
 	}
 	if n != 3 || st.Batches != 3 || st.Bytes != 80 {
 		t.Errorf("%d batches; Stats: %d batches of %d bytes, want 3 of 80 bytes", n, st.Batches, st.Bytes)
+	}
+}
+
+// span is a container of n observations that are their own indices, held
+// in no memory.
+type span int
+
+func (s span) Nobs() int        { return int(s) }
+func (s span) GetObs(i int) int { return i }
+
+// TestObsPastLastEpoch checks that a range of Obs past the last epoch the
+// schedule addresses panics with a *container.ArgError naming the pass: over
+// MaxInt/2+1 observations only epoch 0 fits an int, so the second range
+// (epoch 1) panics, after the first yields observation 0.
+func TestObsPastLastEpoch(t *testing.T) {
+	loop := eachobs.Obs(span(math.MaxInt/2 + 1))
+	for i, x := range loop {
+		if i != 0 || x != 0 {
+			t.Fatalf("first observation %d, %d; want 0, 0", i, x)
+		}
+		break
+	}
+	defer func() {
+		ae, ok := recover().(*container.ArgError)
+		if !ok || ae.Op != "eachobs.Obs" || ae.Arg != "pass" {
+			t.Errorf("second range: recovered %v, want a *container.ArgError of eachobs.Obs naming the pass", ae)
+		}
+	}()
+	for range loop {
+		break
 	}
 }
