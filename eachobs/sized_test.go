@@ -64,3 +64,24 @@ func TestObsPastLastEpoch(t *testing.T) {
 		break
 	}
 }
+
+// TestShuffleBlocksOfOne checks that ShuffleBlocksOf takes blocks of one
+// observation (a shuffle of single observations in windows): each epoch is
+// a permutation, and a block of 0 panics with a *container.ArgError.
+func TestShuffleBlocksOfOne(t *testing.T) {
+	seen := map[int]bool{}
+	for b := range eachobs.Batches(container.Slice[int]{0, 1, 2, 3, 4, 5, 6}, 7, eachobs.ShuffleBlocksOf(3, 1, 2)) {
+		for _, v := range b.Data {
+			seen[v] = true
+		}
+	}
+	if len(seen) != 7 {
+		t.Errorf("an epoch of blocks of one read %d of 7 observations", len(seen))
+	}
+	defer func() {
+		if _, ok := recover().(*container.ArgError); !ok {
+			t.Error("ShuffleBlocksOf with blocks of 0 did not panic with an ArgError")
+		}
+	}()
+	eachobs.ShuffleBlocksOf(3, 0, 2)
+}
