@@ -1,0 +1,58 @@
+package wds
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestKeyExtDotFirst checks KeyExt against webdataset's pattern on names
+// whose key would start with a dot before a slash, which the pattern's
+// [^.]+ refuses.
+func TestKeyExtDotFirst(t *testing.T) {
+	for _, name := range []string{".a/.jpg", ".a/b.jpg", "./.x", "..a/.b", "a/.b/.c"} {
+		key, ext, ok := KeyExt(name)
+		rk, re, rok := reference(name)
+		if key != rk || ext != re || ok != rok {
+			t.Errorf("KeyExt(%q) = %q, %q, %v; webdataset's pattern gives %q, %q, %v", name, key, ext, ok, rk, re, rok)
+		}
+	}
+}
+
+// TestFieldASCII checks that Field lowers every ASCII letter, from A to Z,
+// alone and inside an extension, and leaves the other bytes.
+func TestFieldASCII(t *testing.T) {
+	for c := byte(0x20); c < 0x7f; c++ {
+		for _, ext := range []string{string(c), "x" + string(c) + "y"} {
+			if got, want := Field(ext), strings.ToLower(ext); got != want {
+				t.Errorf("Field(%q) = %q, want %q", ext, got, want)
+			}
+		}
+	}
+}
+
+// TestErrorText checks the text of an Error: the sample's key when it has
+// one, nothing of a sample when not.
+func TestErrorText(t *testing.T) {
+	e := &Error{Shard: "s.tar", Offset: 512, Key: "k1", Msg: "bad"}
+	if got, want := e.Error(), `wds: s.tar: offset 512: sample "k1": bad`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	e.Key = ""
+	if got, want := e.Error(), "wds: s.tar: offset 512: bad"; got != want {
+		t.Errorf("Error() without a key = %q, want %q", got, want)
+	}
+}
+
+// TestCloseTwice checks that a second Close is an error and writes nothing.
+func TestCloseTwice(t *testing.T) {
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n := b.Len()
+	if err := w.Close(); err == nil || b.Len() != n {
+		t.Errorf("second Close: %v, %d bytes after %d; want an error and nothing written", err, b.Len(), n)
+	}
+}
