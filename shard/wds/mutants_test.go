@@ -1,7 +1,10 @@
 package wds
 
 import (
+	"archive/tar"
 	"bytes"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,5 +57,25 @@ func TestCloseTwice(t *testing.T) {
 	n := b.Len()
 	if err := w.Close(); err == nil || b.Len() != n {
 		t.Errorf("second Close: %v, %d bytes after %d; want an error and nothing written", err, b.Len(), n)
+	}
+}
+
+// TestScanBadHeaderAfterExtension checks the offset of a bad header that
+// follows an extension header (the PAX header archive/tar writes before a
+// name longer than 100 bytes): the error is at the bad block itself, the
+// member's own header, not at the extension's start nor a byte off.
+func TestScanBadHeaderAfterExtension(t *testing.T) {
+	long := strings.Repeat("k", 120) + ".a" // no slash: USTAR's prefix cannot hold it
+	b := build(t, entry{name: long, data: "a"}, entry{name: "k2.a", data: "b"})
+	own := 1024 // the PAX header and its records' block come first
+	if b[156] != 'x' || b[own+156] != '0' {
+		t.Fatalf("type flags %q at 0 and %q at %d: want a PAX header, then the member's", b[156], b[own+156], own)
+	}
+	bad := slices.Clone(b)
+	bad[own+100]++ // the mode field: the checksum fails
+	_, _, err := scanAll(bad)
+	var e *Error
+	if !errors.As(err, &e) || e.Offset != int64(own) || !errors.Is(err, tar.ErrHeader) {
+		t.Errorf("bad header after a PAX header: %v, want an error at offset %d", err, own)
 	}
 }
