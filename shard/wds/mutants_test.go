@@ -79,3 +79,22 @@ func TestScanBadHeaderAfterExtension(t *testing.T) {
 		t.Errorf("bad header after a PAX header: %v, want an error at offset %d", err, own)
 	}
 }
+
+// TestKeepMax checks ScanOptions.Keep's bound: a member of exactly KeepMax
+// bytes is kept, one of KeepMax+1 is not (its data nil), and a field Keep
+// refuses is not kept.
+func TestKeepMax(t *testing.T) {
+	b := build(t,
+		entry{name: "k1.big", data: strings.Repeat("a", KeepMax)},
+		entry{name: "k1.more", data: strings.Repeat("b", KeepMax+1)},
+		entry{name: "k1.no", data: "c"})
+	s := NewScanner(bytes.NewReader(b), "test.tar", ScanOptions{Keep: func(f string) bool { return f != "no" }})
+	if !s.Next() {
+		t.Fatalf("no sample: %v", s.Err())
+	}
+	for _, m := range s.Sample().Members {
+		if kept, want := m.Data != nil, m.Field == "big"; kept != want || kept && int64(len(m.Data)) != m.Size {
+			t.Errorf("member %s of %d bytes: %d bytes kept, want kept %v", m.Name, m.Size, len(m.Data), want)
+		}
+	}
+}
