@@ -160,8 +160,10 @@ func BenchmarkShardOpen(b *testing.B) {
 // checked against its CRC-32C), in the two-level order of
 // eachobs.ShuffleBlocks(seed, 4) ("shards", the kit), beside the same bin
 // bytes read as one file: in 1 MiB reads into one buffer ("file"), and
-// sample by sample into a batch of 16 reused buffers ("file-batch"), and the
-// shards in order ("shards-seq"). Target: x-file >= 0.9.
+// sample by sample into a batch of 16 reused buffers ("file-batch"), the
+// shards in order ("shards-seq"), and the kit's order from a set opened with
+// ReadAhead(false), each sample a pread of its own ("shards-direct").
+// Target: x-file >= 0.9.
 //
 // cold: every pass starts with the files out of the page cache
 // (posix_fadvise DONTNEED), so that it reads the disk; timed by the wall
@@ -210,10 +212,15 @@ func BenchmarkShardEpoch(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer set.Close()
-	epoch := func(opts ...eachobs.Option) func() {
+	direct, err := shard.Open(shard.Dir(dir), "manifest.json", shard.ReadAhead(false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { direct.Close() }()
+	epochOf := func(set **shard.Set, opts ...eachobs.Option) func() {
 		return func() {
 			var got int64
-			for batch := range eachobs.Batches(set, 16, opts...) {
+			for batch := range eachobs.Batches(*set, 16, opts...) {
 				for _, smp := range batch.Data {
 					got += int64(len(smp.Fields[0].Data))
 				}
@@ -223,6 +230,7 @@ func BenchmarkShardEpoch(b *testing.B) {
 			}
 		}
 	}
+	epoch := func(opts ...eachobs.Option) func() { return epochOf(&set, opts...) }
 	buf := make([]byte, 1<<20)
 	batch := make([][]byte, 16)
 	for k := range batch {
@@ -267,8 +275,17 @@ func BenchmarkShardEpoch(b *testing.B) {
 			if cold && !canEvict {
 				b.Skip("no posix_fadvise here: the files cannot be dropped from the page cache")
 			}
-			var evictShards, evictFlat func()
+			var evictShards, evictDirect, evictFlat func()
 			if cold {
+				evictDirect = func() {
+					direct.Close()
+					if direct, err = shard.Open(shard.Dir(dir), "manifest.json", shard.ReadAhead(false)); err != nil {
+						b.Fatal(err)
+					}
+					if err := evict(files...); err != nil {
+						b.Fatal(err)
+					}
+				}
 				evictShards = func() {
 					set.Close()
 					if set, err = shard.Open(shard.Dir(dir), "manifest.json"); err != nil {
@@ -288,7 +305,8 @@ func BenchmarkShardEpoch(b *testing.B) {
 				benchSide{"shards", total, cold, epoch(eachobs.ShuffleBlocks(1, 4)), evictShards},
 				benchSide{"file", total, cold, readFile, evictFlat},
 				benchSide{"file-batch", total, cold, readBatches, evictFlat},
-				benchSide{"shards-seq", total, cold, epoch(), evictShards})
+				benchSide{"shards-seq", total, cold, epoch(), evictShards},
+				benchSide{"shards-direct", total, cold, epochOf(&direct, eachobs.ShuffleBlocks(1, 4)), evictDirect})
 		})
 	}
 }
