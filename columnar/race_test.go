@@ -3,6 +3,7 @@
 package columnar_test
 
 // raceEnabled: the race detector makes sync.Pool drop items at random, so
-// the index lists a mapped gather keeps in one are sometimes allocated
-// again; allocation pins of those gathers are skipped under -race.
+// the index lists a gather over several chunks keeps in one are sometimes allocated
+// again; allocation pins of gathers over several chunks are skipped under
+// -race.
 const raceEnabled = true
