@@ -424,3 +424,52 @@ func nullErr(err, null error) error {
 	}
 	return null
 }
+
+// Labels returns an integer column as labels of type int, the form
+// subset's stratified splits and eachobs.ShuffleWithin read, so that a caller
+// names no element type: it is [Scalars] of the column's own integer type,
+// converted. It returns an error wrapping [ErrType] for a column that is not
+// of integers, or holds an unsigned value beyond int's range, naming the
+// column; otherwise its options and errors are those of Scalars.
+func Labels(f *File, name string, opts ...Option) (container.Slice[int], error) {
+	c, err := f.column(name)
+	if err != nil {
+		return nil, err
+	}
+	switch k := c.scalar.kind; {
+	case c.list || k.Class == 'f':
+		return nil, f.colErr(name, ErrType, "%s cannot be read as integer labels", c.Type)
+	case k == fileio.KindOf[int8]():
+		return labelsOf[int8](f, name, opts)
+	case k == fileio.KindOf[int16]():
+		return labelsOf[int16](f, name, opts)
+	case k == fileio.KindOf[int32]():
+		return labelsOf[int32](f, name, opts)
+	case k == fileio.KindOf[int64]():
+		return labelsOf[int64](f, name, opts)
+	case k == fileio.KindOf[uint8]():
+		return labelsOf[uint8](f, name, opts)
+	case k == fileio.KindOf[uint16]():
+		return labelsOf[uint16](f, name, opts)
+	case k == fileio.KindOf[uint32]():
+		return labelsOf[uint32](f, name, opts)
+	default:
+		return labelsOf[uint64](f, name, opts)
+	}
+}
+
+// labelsOf reads a column with Scalars[E] and converts it to int labels.
+func labelsOf[E arraycontainer.Number](f *File, name string, opts []Option) (container.Slice[int], error) {
+	s, err := Scalars[E](f, name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(s))
+	for i, v := range s {
+		if int(v) < 0 != (v < 0) || E(int(v)) != v {
+			return nil, f.colErr(name, ErrType, "row %d holds %v, beyond int's range", i, v)
+		}
+		out[i] = int(v)
+	}
+	return container.FromSlice(out), nil
+}

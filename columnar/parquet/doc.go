@@ -4,7 +4,7 @@
 //
 //	t, err := parquet.Open("data/train-*.parquet")
 //	x, err := parquet.Numbers[float32](t, []string{"f0", "f1", "f2"}) // observations of shape [3]
-//	y, err := parquet.Scalars[int64](t, "label")
+//	y, err := parquet.Labels(t, "label")
 //	data, err := tuples.Zip2(x, y)
 //	parts, err := subset.StratifiedSplit(data, rng, 0.8)
 //

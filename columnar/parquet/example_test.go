@@ -22,7 +22,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	y, err := parquet.Scalars[uint8](t, "u8")
+	y, err := parquet.Labels(t, "u8")
 	if err != nil {
 		panic(err)
 	}
