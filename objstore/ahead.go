@@ -3,44 +3,21 @@ package objstore
 import (
 	"iter"
 	"path"
-	"sort"
 
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/shard"
 )
 
-// Upcoming yields the blocks that the positions from, from+stride,
-// from+2*stride, ... of an epoch's order reach, in the order each is first
-// reached, each once: the shards a process of a strided partition reads next
-// (eachobs.Partition with Strided takes, of every step, the positions
-// congruent to its part, so its positions from a Position's Consumed on are
-// Consumed+part, Consumed+part+parts, ...). at is the epoch's order
-// (index.LocalBlocks.At for eachobs.ShuffleBlocksLocal, index.Blocks.At for
-// ShuffleBlocks), starts the container's blocks (container.Blocked). It walks
-// the positions as it is pulled, so an epoch's list costs nothing up front;
-// it returns a single-use iterator. It panics with an error when stride is
-// below 1.
+// Upcoming is [index.Upcoming].
+//
+// Deprecated: use index.Upcoming, which the root module's readers
+// (shard.Set.Prefetch) share.
 func Upcoming(at func(int) int, starts []int, from, stride int) iter.Seq[int] {
-	if stride < 1 {
-		panic("objstore.Upcoming: stride below 1")
-	}
-	n := starts[len(starts)-1]
-	return func(yield func(int) bool) {
-		seen := make([]bool, len(starts)-1)
-		for g := max(from, 0); g < n; g += stride {
-			x := at(g)
-			k := sort.SearchInts(starts, x+1) - 1 // the non-empty block of x
-			if !seen[k] {
-				seen[k] = true
-				if !yield(k) {
-					return
-				}
-			}
-		}
-	}
+	return index.Upcoming(at, starts, from, stride)
 }
 
 // ReadAheadSet starts a read-ahead ([Cache.ReadAhead]) of the shards of a
-// set that blocks yields (such as [Upcoming] over the set's BlockStarts),
+// set that blocks yields (such as index.Upcoming over the set's BlockStarts),
 // each shard's index then its files, keeping depth shards ahead of the
 // reader, parallel fetches at a time. m is the set's manifest, the object
 // manifest of the cache's source; the cache should know its checksums

@@ -178,7 +178,7 @@ func BenchmarkImages(b *testing.B) {
 		if cache != nil {
 			cache.ExpectSet(set.Manifest(), "set/manifest.json")
 			order := index.NewBlocksAt(set.BlockStarts(), 2, 1, 0)
-			ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", objstore.Upcoming(order.At, set.BlockStarts(), 0, 1), 4, 4)
+			ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", index.Upcoming(order.At, set.BlockStarts(), 0, 1), 4, 4)
 			defer ra.Stop()
 		}
 		labeled, err := shard.LabeledField(set, "jpg")

@@ -150,7 +150,7 @@ func epoch(b *testing.B, store shard.Store, cache *objstore.Cache, workers int) 
 	if cache != nil {
 		cache.ExpectSet(set.Manifest(), "set/manifest.json")
 		order := index.NewBlocksAt(set.BlockStarts(), 2, 1, 0)
-		ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", objstore.Upcoming(order.At, set.BlockStarts(), 0, 1), 4, 4)
+		ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", index.Upcoming(order.At, set.BlockStarts(), 0, 1), 4, 4)
 		defer ra.Stop()
 	}
 	n := 0

@@ -35,7 +35,7 @@
 // a ranged request when its shard is not there, and from the copy once it
 // is. [Cache.ExpectSet] gives it the manifest's checksums, which name the
 // copies and check them; [Cache.ReadAheadSet] fetches the shards a process
-// reads next, in the order the loop will reach them ([Upcoming]). The cache
+// reads next, in the order the loop will reach them (index.Upcoming). The cache
 // never deletes an object in use, never deadlocks below its working set
 // (it reads by ranges instead), and leaves nothing a crash breaks.
 //

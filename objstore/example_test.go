@@ -49,7 +49,7 @@ func ExampleCache() {
 		cache.ExpectSet(set.Manifest(), "train/manifest.json")
 		order := index.NewLocalBlocks(set.BlockStarts(), window, runs, seed, 0) // epoch 0's order, as the loop computes it
 		ahead := cache.ReadAheadSet(set.Manifest(), "train/manifest.json",
-			objstore.Upcoming(order.At, set.BlockStarts(), world.Rank, world.Size), window, 2)
+			index.Upcoming(order.At, set.BlockStarts(), world.Rank, world.Size), window, 2)
 
 		loader := eachobs.NewLoader(set, 50, eachobs.ShuffleBlocksLocal(seed, window, runs),
 			eachobs.Partition(world.Part()), eachobs.Tail(index.Pad))

@@ -38,7 +38,7 @@ func epochThrough(t *testing.T, src shard.Store, dir string, limit int64, depth 
 	defer set.Close()
 	cache.ExpectSet(set.Manifest(), "set/manifest.json")
 	order := index.NewBlocksAt(set.BlockStarts(), 2, 1, 0)
-	ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", objstore.Upcoming(order.At, set.BlockStarts(), 0, 1), depth, 2)
+	ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", index.Upcoming(order.At, set.BlockStarts(), 0, 1), depth, 2)
 	defer ra.Stop()
 	defer func() {
 		if r := recover(); r != nil {

@@ -119,7 +119,7 @@ func runRank(job rankJob) (res rankResult, err error) {
 	}
 	pos := it.Pos()
 	order := index.NewLocalBlocks(set.BlockStarts(), job.Window, job.Runs, job.Seed, pos.Epoch)
-	ra := cache.ReadAheadSet(set.Manifest(), manifest, objstore.Upcoming(order.At, set.BlockStarts(), pos.Consumed+world.Rank, world.Size), job.Window, 2)
+	ra := cache.ReadAheadSet(set.Manifest(), manifest, index.Upcoming(order.At, set.BlockStarts(), pos.Consumed+world.Rank, world.Size), job.Window, 2)
 	defer ra.Stop()
 	for job.Steps < 0 || res.Steps < job.Steps {
 		b, ok := it.Next()

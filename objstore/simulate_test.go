@@ -4,14 +4,13 @@ import (
 	"testing"
 
 	"github.com/obskit/obskit/index"
-	"github.com/obskit/obskit/objstore"
 )
 
 // TestSimulate1024 simulates 1,024 ranks reading an epoch of a set of
 // 20,000 shards of 100 samples (2,000,000 samples) in the order of
 // eachobs.ShuffleBlocksLocal with 3,072 runs (3 per rank; 4 per rank for
 // 768), computing each rank's share as the loop deals it (the strided
-// positions) and the shards it must fetch (objstore.Upcoming): every rank
+// positions) and the shards it must fetch (index.Upcoming): every rank
 // gets the same number of samples (to one), and fetches at most its share
 // of the shards plus one per run boundary (at 1,024 ranks, 1.08 to 1.23
 // times its share); after a restart with 768 ranks a third into the epoch,
@@ -31,7 +30,7 @@ func TestSimulate1024(t *testing.T) {
 		for r := range ranks {
 			s := (n - from - r + ranks - 1) / ranks // positions from+r, from+r+ranks, ... below n
 			k := 0
-			for range objstore.Upcoming(order.At, starts, from+r, ranks) {
+			for range index.Upcoming(order.At, starts, from+r, ranks) {
 				k++
 			}
 			minS, maxS, minK, maxK = min(minS, s), max(maxS, s), min(minK, k), max(maxK, k)

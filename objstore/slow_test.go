@@ -32,7 +32,7 @@ func timedEpoch(t *testing.T, src shard.Store, depth int, work time.Duration) ti
 	cache.ExpectSet(set.Manifest(), "set/manifest.json")
 	if depth > 0 {
 		order := index.NewBlocksAt(set.BlockStarts(), 2, 1, 0)
-		ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", objstore.Upcoming(order.At, set.BlockStarts(), 0, 1), depth, 8)
+		ra := cache.ReadAheadSet(set.Manifest(), "set/manifest.json", index.Upcoming(order.At, set.BlockStarts(), 0, 1), depth, 8)
 		defer ra.Stop()
 	}
 	n := 0

@@ -156,11 +156,12 @@ func (a *Arrays[E]) GetObsInto(dst *arraycontainer.Array[E], idx []int) *arrayco
 // read reads sample i's array into data.
 func (a *Arrays[E]) read(data []E, i int) error {
 	k, j := a.s.locate(i)
+	a.s.reach(k)
 	st, err := a.s.acquire(k)
 	if err != nil {
 		return err
 	}
-	defer st.release()
+	defer a.s.done(st, j)
 	f := st.ix.fieldOf(j, a.name)
 	if f < 0 {
 		return fmt.Errorf("shard: %s: %w %q", a.s.where(st, j, -1), ErrNoField, a.name)
@@ -175,6 +176,9 @@ func (a *Arrays[E]) read(data []E, i int) error {
 		}
 		if w := st.whole.Load(); w != nil {
 			copy(out, w.files[st.ix.file(m)][m.off:m.off+m.size])
+			if w.verified {
+				return nil // checked when read whole
+			}
 		} else {
 			n, err := st.objs[st.ix.file(m)].ReadAt(out, m.off)
 			if n == len(out) && err == io.EOF {

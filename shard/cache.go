@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"path"
 	"sync"
@@ -16,11 +17,13 @@ import (
 
 // state is an open shard: its index and its files, shared by the reads of the
 // shard while the set keeps it (see cache). refs counts the cache's own
-// reference and each read in flight; the files close when it reaches 0.
+// reference and each read in flight; the files close when it reaches 0, and
+// the memory of the shard held whole goes back to the cache's spares.
 type state struct {
 	refs  atomic.Int64
 	used  atomic.Int64 // the set's clock at the last read
 	reads atomic.Int64 // reads of the shard while open
+	c     *cache
 	k     int
 	ix    *index
 	objs  []Object
@@ -30,12 +33,27 @@ type state struct {
 	whole   atomic.Pointer[whole]
 	tried   atomic.Bool // read ahead once, whatever came of it
 	wantMem int64       // the bytes the shard takes whole
+	// seen has a bit per sample read since the shard was read ahead, of
+	// which there are nseen.
+	seen  []atomic.Uint64
+	nseen atomic.Int64
 }
 
 // whole is a shard's files in memory.
 type whole struct {
 	files [][]byte       // each file, or a gzip tar's decompressed stream
 	rec   *recordio.File // a RecordIO shard's records over files[0]
+	// verified says every member's bytes in files have their CRC-32C.
+	verified bool
+}
+
+// held is the memory w holds: its buffers' capacities.
+func (w *whole) held() int64 {
+	var n int64
+	for _, b := range w.files {
+		n += int64(cap(b))
+	}
+	return n
 }
 
 // tryRef takes a reference unless the state was released.
@@ -56,19 +74,61 @@ func (st *state) release() {
 		for _, o := range st.objs {
 			o.Close()
 		}
+		if w := st.whole.Load(); w != nil {
+			st.c.mu.Lock()
+			st.c.keep(w.files...)
+			st.c.mu.Unlock()
+		}
 	}
+}
+
+// done ends a read of sample j of st (its caller's reference). When every
+// sample of a shard held whole has been read since it was read ahead (an
+// epoch's pass over it, in whatever order), its memory goes back to the
+// spares (or to the collector when another read is in flight, which may still
+// copy from it), and its next reads read it ahead again.
+func (s *Set) done(st *state, j int) {
+	bit := uint64(1) << (j % 64)
+	if st.seen[j/64].Or(bit)&bit == 0 && st.nseen.Add(1) == int64(st.ix.n()) && !st.ix.gzip {
+		c := &s.cache
+		c.mu.Lock()
+		if c.slots[st.k].Load() == st {
+			if w := st.whole.Swap(nil); w != nil {
+				c.mem -= w.held()
+				// A read that took w took its reference first: with only
+				// the cache's and this one, none is left to copy from w.
+				if st.refs.Load() == 2 {
+					c.keep(w.files...)
+				}
+			}
+			for i := range st.seen {
+				st.seen[i].Store(0)
+			}
+			st.nseen.Store(0)
+			st.reads.Store(0)
+			st.tried.Store(false)
+		}
+		c.mu.Unlock()
+	}
+	st.release()
 }
 
 // cache keeps at most maxOpen shards open (their indexes loaded, their files
 // open), and at most maxMem bytes of shards in memory whole, evicting the
 // least recently read. A shard is loaded by its first read, once however
 // many goroutines ask at once.
+//
+// The memory of a shard held whole is reused: when its state is released,
+// its buffers become spares, which the next shard read whole takes (within
+// maxMem, with the shards held whole), rather than the process faulting in
+// and zeroing new memory for every shard of an epoch.
 type cache struct {
 	slots   []atomic.Pointer[state]
 	locks   [64]sync.Mutex // loading shard k holds locks[k%64]
-	mu      sync.Mutex     // guards live and mem
+	mu      sync.Mutex     // guards live, mem and spare
 	live    []*state
-	mem     int64 // the bytes of the live states' whole shards
+	spare   [][]byte // buffers no read can reach, oldest first
+	mem     int64    // the bytes of the live states' whole shards and the spares
 	clock   atomic.Int64
 	maxOpen int
 	maxMem  int64
@@ -78,14 +138,25 @@ type cache struct {
 // ErrClosed is wrapped by the error of a read of a closed [Set].
 var ErrClosed = errors.New("shard: set closed")
 
-// acquire returns shard k's open state with a reference the caller releases.
+// acquire returns shard k's open state with a reference the caller releases
+// (with done), for a read of one of its samples: the second read of a shard
+// while open reads it ahead ([ReadAhead]).
 func (s *Set) acquire(k int) (*state, error) {
+	st, err := s.open(k)
+	if err != nil {
+		return nil, err
+	}
+	if st.reads.Add(1) == 2 && s.readAhead {
+		s.readWhole(st, false)
+	}
+	return st, nil
+}
+
+// open is acquire without counting a read: the prefetch's.
+func (s *Set) open(k int) (*state, error) {
 	c := &s.cache
 	if st := c.slots[k].Load(); st != nil && st.tryRef() {
 		st.used.Store(c.clock.Add(1))
-		if st.reads.Add(1) == 2 && s.readAhead {
-			s.readWhole(st)
-		}
 		return st, nil
 	}
 	lk := &c.locks[k%len(c.locks)]
@@ -104,11 +175,10 @@ func (s *Set) acquire(k int) (*state, error) {
 	}
 	st.refs.Store(2) // the cache's and the caller's
 	st.used.Store(c.clock.Add(1))
-	st.reads.Store(1)
 	c.slots[k].Store(st)
 	var mem int64
-	if st.whole.Load() != nil {
-		mem = st.wantMem
+	if w := st.whole.Load(); w != nil {
+		mem = w.held()
 	}
 	c.mu.Lock()
 	c.live = append(c.live, st)
@@ -144,11 +214,15 @@ func (c *cache) evict(keep *state) []*state {
 		o := c.live[j]
 		c.live[j] = c.live[len(c.live)-1]
 		c.live = c.live[:len(c.live)-1]
-		if o.whole.Load() != nil {
-			c.mem -= o.wantMem
+		if w := o.whole.Load(); w != nil {
+			c.mem -= w.held()
 		}
 		c.slots[o.k].CompareAndSwap(o, nil)
 		out = append(out, o)
+	}
+	for c.mem > c.maxMem && len(c.spare) > 0 {
+		c.mem -= int64(cap(c.spare[0]))
+		c.spare = c.spare[1:]
 	}
 	for c.mem > c.maxMem {
 		// A gzip shard cannot be read without its memory: close it; any
@@ -158,7 +232,7 @@ func (c *cache) evict(keep *state) []*state {
 			break
 		}
 		o := c.live[j]
-		c.mem -= o.wantMem
+		c.mem -= o.whole.Load().held()
 		if o.ix.gzip {
 			c.live[j] = c.live[len(c.live)-1]
 			c.live = c.live[:len(c.live)-1]
@@ -171,37 +245,79 @@ func (c *cache) evict(keep *state) []*state {
 	return out
 }
 
+// keep makes bufs spares when they fit within maxMem beside the memory
+// held, and drops them otherwise. c.mu is held; no read may reach bufs.
+func (c *cache) keep(bufs ...[]byte) {
+	for _, b := range bufs {
+		if !c.closed.Load() && cap(b) > 0 && c.mem+int64(cap(b)) <= c.maxMem {
+			c.spare = append(c.spare, b)
+			c.mem += int64(cap(b))
+		}
+	}
+}
+
+// take returns a buffer of n bytes, of unspecified contents: the smallest
+// spare that holds n bytes and is at most twice as large, or new memory, with
+// room for shards a little larger than n (so that the shards of a set, of
+// about one size, take each other's buffers).
+func (c *cache) take(n int64) []byte {
+	c.mu.Lock()
+	j := -1
+	for i, b := range c.spare {
+		if k := int64(cap(b)); k >= n && k <= 2*n && (j < 0 || k < int64(cap(c.spare[j]))) {
+			j = i
+		}
+	}
+	if j >= 0 {
+		b := c.spare[j]
+		c.spare = append(c.spare[:j], c.spare[j+1:]...)
+		c.mem -= int64(cap(b))
+		c.mu.Unlock()
+		return b[:n]
+	}
+	c.mu.Unlock()
+	return make([]byte, n, n+n/16)
+}
+
 // readWhole reads st's files into memory, once per open shard, when they fit
 // the memory bound; reads then copy from memory. It is the read-ahead of a
 // shard whose samples are read one after another: one sequential read of each
 // file rather than a seek per sample. Its failure leaves the shard read from
 // its files, which report the error.
-func (s *Set) readWhole(st *state) {
+//
+// With verify, it checks every member's CRC-32C as its bytes land, and when
+// all match, reads copy from memory without checking them again: the
+// read-ahead of [Set.Prefetch], whose goroutine takes the checksums off the
+// readers' path. (A RecordIO member's checksum is of its payload, which the
+// record framing interleaves: its reads check it.)
+func (s *Set) readWhole(st *state, verify bool) {
 	if !st.tried.CompareAndSwap(false, true) || st.wantMem > s.cache.maxMem || st.whole.Load() != nil {
 		return
 	}
-	w := &whole{files: make([][]byte, len(st.objs))}
-	for f, o := range st.objs {
-		w.files[f] = make([]byte, o.Size())
-		if n, err := o.ReadAt(w.files[f], 0); n != len(w.files[f]) {
-			_ = err
-			return
-		}
-	}
-	if st.rec != nil {
-		rec, err := recordio.NewFile(bytes.NewReader(w.files[0]), int64(len(w.files[0])), st.rec.Name(), st.rec.Index())
-		if err != nil {
-			return
-		}
-		w.rec = rec
-	}
 	c := &s.cache
+	w := &whole{files: make([][]byte, len(st.objs))}
+	ok := true
+	w.verified = verify && st.rec == nil
+	for f, o := range st.objs {
+		w.files[f] = c.take(o.Size())
+		var good bool
+		if ok, good = readFile(o, w.files[f], st.ix, f, w.verified); !ok {
+			break
+		}
+		w.verified = w.verified && good
+	}
+	if ok && st.rec != nil {
+		rec, err := recordio.NewFile(bytes.NewReader(w.files[0]), int64(len(w.files[0])), st.rec.Name(), st.rec.Index())
+		w.rec, ok = rec, err == nil
+	}
 	c.mu.Lock()
 	var evict []*state
-	if c.slots[st.k].Load() == st { // still open
+	if ok && c.slots[st.k].Load() == st { // still open
 		st.whole.Store(w)
-		c.mem += st.wantMem
+		c.mem += w.held()
 		evict = c.evict(st)
+	} else {
+		c.keep(w.files...)
 	}
 	c.mu.Unlock()
 	for _, o := range evict {
@@ -209,12 +325,51 @@ func (s *Set) readWhole(st *state) {
 	}
 }
 
+// readFile fills p with the bytes of o, file f of the shard of ix, and reports
+// whether it could, and with verify whether every member of the file has its
+// CRC-32C. A local file is read in chunks of fileChunk, each member checked
+// once its last chunk is in, while its bytes are in the processor's cache:
+// the kernel reads the next chunks from the disk meanwhile (its read-ahead
+// of a file read in order). Another store's object is read in one request.
+func readFile(o Object, p []byte, ix *index, f int, verify bool) (ok, verified bool) {
+	chunk := len(p)
+	if _, local := o.(*fileObject); local {
+		chunk = fileChunk
+	}
+	verified = verify
+	m := 0 // the next member to check
+	check := func(end int64) {
+		for ; verified && m < len(ix.mem); m++ {
+			mb := ix.mem[m]
+			if ix.file(mb) != f {
+				continue
+			}
+			if mb.off+mb.size > end {
+				return
+			}
+			verified = crc32.Checksum(p[mb.off:mb.off+mb.size], castagnoli) == mb.crc
+		}
+	}
+	for off := 0; off < len(p); off += chunk {
+		c := p[off:min(off+chunk, len(p))]
+		if n, _ := o.ReadAt(c, int64(off)); n != len(c) {
+			return false, false
+		}
+		check(int64(off + len(c)))
+	}
+	check(int64(len(p)))
+	return true, verified
+}
+
+// fileChunk is the size of the reads of a local file read whole.
+const fileChunk = 1 << 20
+
 // closeAll releases every open shard.
 func (c *cache) closeAll() {
 	c.closed.Store(true)
 	c.mu.Lock()
 	live := c.live
-	c.live, c.mem = nil, 0
+	c.live, c.spare, c.mem = nil, nil, 0
 	for _, o := range live {
 		c.slots[o.k].CompareAndSwap(o, nil)
 	}
@@ -233,7 +388,7 @@ func (s *Set) load(k int) (_ *state, err error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &state{k: k, ix: ix}
+	st := &state{c: &s.cache, k: k, ix: ix, seen: make([]atomic.Uint64, (ix.n()+63)/64)}
 	defer func() {
 		if err != nil {
 			for _, o := range st.objs {
@@ -264,7 +419,7 @@ func (s *Set) load(k int) (_ *state, err error) {
 		if err != nil {
 			return nil, s.shardError(k, "gzip", err)
 		}
-		data := make([]byte, ix.dataSize)
+		data := s.cache.take(ix.dataSize)
 		if _, err := io.ReadFull(zr, data); err != nil {
 			return nil, s.shardError(k, fmt.Sprintf("decompressing: the index says %d bytes", ix.dataSize), err)
 		}

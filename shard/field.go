@@ -61,11 +61,12 @@ func (b *Bytes) BlockStarts() []int { return b.s.starts }
 func (b *Bytes) AppendObs(dst []byte, i int) ([]byte, error) {
 	container.CheckIndex("shard.Bytes.AppendObs", i, b.s.Nobs())
 	k, j := b.s.locate(i)
+	b.s.reach(k)
 	st, err := b.s.acquire(k)
 	if err != nil {
 		return dst, err
 	}
-	defer st.release()
+	defer b.s.done(st, j)
 	f := st.ix.fieldOf(j, b.name)
 	if f < 0 {
 		return dst, fmt.Errorf("shard: %s: %w %q", b.s.where(st, j, -1), ErrNoField, b.name)
@@ -125,7 +126,7 @@ func (b *Bytes) GetObsInto(dst [][]byte, idx []int) [][]byte {
 func (b *Bytes) Where(i int) string {
 	container.CheckIndex("shard.Bytes.Where", i, b.s.Nobs())
 	k, j := b.s.locate(i)
-	st, err := b.s.acquire(k)
+	st, err := b.s.open(k)
 	if err != nil {
 		return err.Error()
 	}

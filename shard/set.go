@@ -42,6 +42,7 @@ type Set struct {
 	npyRow map[string]int64  // and the bytes of one row
 	// readAhead prefetches a shard's files at its second read ([ReadAhead]).
 	readAhead bool
+	ahead     atomic.Pointer[Prefetch] // the running Prefetch, if any
 }
 
 // An Option configures [Open].
@@ -194,7 +195,7 @@ func (s *Set) shardError(k int, msg string, err error) error {
 func (s *Set) Where(i int) string {
 	container.CheckIndex("shard.Set.Where", i, s.Nobs())
 	k, j := s.locate(i)
-	st, err := s.acquire(k)
+	st, err := s.open(k)
 	if err != nil {
 		return err.Error()
 	}
@@ -257,11 +258,12 @@ func (s *Set) GetObsInto(dst []Sample, idx []int) []Sample {
 func (s *Set) ReadSample(dst *Sample, i int) error {
 	container.CheckIndex("shard.Set.ReadSample", i, s.Nobs())
 	k, j := s.locate(i)
+	s.reach(k)
 	st, err := s.acquire(k)
 	if err != nil {
 		return err
 	}
-	defer st.release()
+	defer s.done(st, j)
 	ms := st.ix.members(j)
 	dst.Key = st.ix.stringKey(j)
 	if cap(dst.Fields) < len(ms) {
@@ -324,6 +326,9 @@ func (s *Set) appendMember(dst []byte, st *state, j, f int) ([]byte, error) {
 	if int64(len(dst)-start) != m.size {
 		return dst[:base], fmt.Errorf("shard: %s: %w: %d bytes, the index says %d", s.where(st, j, f), ErrCorrupt, len(dst)-start, m.size)
 	}
+	if w != nil && w.verified {
+		return dst, nil // checked when read whole
+	}
 	if sum := crc32.Checksum(dst[start:], castagnoli); sum != m.crc {
 		return dst[:base], fmt.Errorf("shard: %s: %w: CRC-32C %08x, the index says %08x", s.where(st, j, f), ErrCorrupt, sum, m.crc)
 	}
@@ -339,9 +344,18 @@ func grow(b []byte, n int) []byte {
 	return b[:want]
 }
 
-// Close releases the set's open shards. Reads after Close fail with an
-// error wrapping [ErrClosed].
+// Close stops the set's [Prefetch] and releases its open shards. Reads after
+// Close fail with an error wrapping [ErrClosed]. It returns the prefetch's
+// panic (a *container.PanicError) when no read raised it, and nil otherwise.
 func (s *Set) Close() error {
+	if p := s.ahead.Load(); p != nil {
+		p.task.Stop()
+	}
 	s.cache.closeAll()
+	if p := s.ahead.Load(); p != nil {
+		if f := p.task.Panic(); f != nil && p.raised.CompareAndSwap(false, true) {
+			return f
+		}
+	}
 	return nil
 }
