@@ -7,10 +7,12 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/obskit/obskit/arraycontainer"
 	"github.com/obskit/obskit/eachobs"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/npy"
 	"github.com/obskit/obskit/obsdim"
 	"github.com/obskit/obskit/shard"
@@ -95,6 +97,41 @@ func ExampleNewPacker() {
 	// s-w00000-000001.tar 2
 	// s-w00001-000000.tar 3
 	// s-w00001-000001.tar 2
+}
+
+// A loop in the two-level order reads a window of shards at a time;
+// Prefetch reads the next shards whole while it does, following the same
+// order (index.Upcoming over the loop's epoch order), one epoch at a time.
+func ExampleSet_Prefetch() {
+	dir, cleanup := tempDir()
+	defer cleanup()
+	if _, err := shard.Pack(shard.Dir(dir), "manifest.json", "s", animals(40), shard.PackOptions{ShardBytes: 8 << 10}); err != nil {
+		log.Fatal(err)
+	}
+	set, err := shard.Open(shard.Dir(dir), "manifest.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer set.Close()
+	const seed, window = 7, 2
+	for epoch := range 2 {
+		order := index.NewBlocksAt(set.BlockStarts(), window, seed, epoch) // the loop's order
+		list := slices.Collect(index.Upcoming(order.At, set.BlockStarts(), 0, 1))
+		ahead := set.Prefetch(slices.Values(list), window)
+		var reached []int // the shards in the order the loop reaches them
+		for b := range eachobs.NewLoader(set, 8, eachobs.ShuffleBlocks(seed, window)).Epoch(epoch) {
+			for _, i := range b.Indices {
+				if k, _ := set.Locate(i); !slices.Contains(reached, k) {
+					reached = append(reached, k)
+				}
+			}
+		}
+		ahead.Stop()
+		fmt.Printf("epoch %d: prefetched %v, the loop's order: %t\n", epoch, list, slices.Equal(list, reached))
+	}
+	// Output:
+	// epoch 0: prefetched [6 5 7 3 2 8 1 4 0 9], the loop's order: true
+	// epoch 1: prefetched [6 9 4 0 8 3 1 5 7 2], the loop's order: true
 }
 
 // Open reads the manifest alone; a sample's shard index is read when the
