@@ -18,10 +18,10 @@ import (
 
 	"github.com/obskit/obskit/augment"
 	"github.com/obskit/obskit/eachobs"
-	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/imagecodec"
 	"github.com/obskit/obskit/imagecodec/turbo"
 	"github.com/obskit/obskit/imagedata"
+	"github.com/obskit/obskit/index"
 	"github.com/obskit/obskit/internal/cputime"
 	"github.com/obskit/obskit/recordio"
 	"github.com/obskit/obskit/shard"
