@@ -64,6 +64,10 @@
 //     gives the same permutation on every platform), the array order of code
 //     that shuffles with rand.Perm.
 //
+// [Upcoming] walks an order's positions (one part's, of a strided partition)
+// and yields the blocks in the order they are first reached: the list a
+// read-ahead follows (shard.Set.Prefetch, objstore's Cache.ReadAheadSet).
+//
 // The loops of package eachobs take their order from here (eachobs.Shuffle,
 // ShufflePerm, ShuffleBlocks, ShuffleBlocksOf), and [Cipher.Batches] gives the
 // index lists of one shuffled epoch to a stream (Fuel's ShuffledScheme), the

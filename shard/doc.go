@@ -82,8 +82,16 @@
 //
 // A shard whose second sample is read while it is open is read whole into
 // memory, within [MaxMemory] ([ReadAhead]): a loop in the two-level order
-// reads each shard once, sequentially, rather than a seek per sample. A
-// gzip-compressed tar shard cannot be read at an offset: it is decompressed
+// reads each shard once, sequentially, rather than a seek per sample.
+// [Set.Prefetch] reads the shards a loop will reach next (index.Upcoming
+// over its order) on another core while the loop reads the ones before,
+// checking their checksums there:
+//
+//	order := index.NewBlocksAt(set.BlockStarts(), 8, seed, epoch) // ShuffleBlocks(seed, 8)'s
+//	ahead := set.Prefetch(index.Upcoming(order.At, set.BlockStarts(), 0, 1), 8)
+//	defer ahead.Stop()
+//
+// A gzip-compressed tar shard cannot be read at an offset: it is decompressed
 // whole, once, when first read, and held in memory while open, within
 // MaxMemory. Uncompressed tar, RecordIO and .npy shards are read at random.
 //
