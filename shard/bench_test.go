@@ -162,7 +162,9 @@ func BenchmarkShardOpen(b *testing.B) {
 // follows it (index.Upcoming): "shards", the kit as its guide uses it. Beside
 // it, the same bin bytes read as one file in 1 MiB reads into one buffer
 // ("file"), and sample by sample into a batch of 16 reused buffers
-// ("file-batch"); and the kit without the prefetch (each shard read whole at
+// ("file-batch"); the shard files read in order the same way, their tar
+// headers and padding too, the floor of any reader of them ("shard-files",
+// its rate counted in the samples' bytes); and the kit without the prefetch (each shard read whole at
 // its second read, "shards-noprefetch"), the shards in order
 // ("shards-seq"), and the kit's order from a set opened with
 // ReadAhead(false), each sample a pread of its own ("shards-direct").
@@ -269,6 +271,31 @@ func BenchmarkShardEpoch(b *testing.B) {
 			b.Fatalf("read %d bytes of %d", got, total)
 		}
 	}
+	// readShards reads the shard files in order, in 1 MiB reads into one
+	// buffer: the floor of any reader of these files.
+	readShards := func() {
+		var got int64
+		for _, s := range m.Shards {
+			f, err := os.Open(filepath.Join(dir, s.Files[0].Name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				k, err := f.Read(buf)
+				got += int64(k)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			f.Close()
+		}
+		if got < total {
+			b.Fatalf("read %d bytes of shards holding %d", got, total)
+		}
+	}
 	readBatches := func() {
 		f, err := os.Open(flatPath)
 		if err != nil {
@@ -304,6 +331,7 @@ func BenchmarkShardEpoch(b *testing.B) {
 				benchSide{"shards", total, true, prefetched, evictShards},
 				benchSide{"file", total, cold, readFile, evictFlat},
 				benchSide{"file-batch", total, cold, readBatches, evictFlat},
+				benchSide{"shard-files", total, cold, readShards, evictShards},
 				benchSide{"shards-noprefetch", total, cold, epoch(eachobs.ShuffleBlocks(1, 4)), evictShards},
 				benchSide{"shards-seq", total, cold, epoch(), evictShards},
 				benchSide{"shards-direct", total, cold, epochOf(direct, eachobs.ShuffleBlocks(1, 4)), evictShards})
