@@ -72,9 +72,10 @@ func ReadAhead(on bool) Option {
 }
 
 // MaxMemory bounds the memory of the shards a set holds whole (default
-// 1 GiB): shards read ahead ([ReadAhead]), whose memory is dropped, least
-// recently read first, beyond the bound (they are then read from their
-// files), and gzip-compressed shards, which are decompressed whole, once,
+// 1 GiB): shards read ahead ([ReadAhead], [Set.Prefetch]), whose memory is
+// dropped, least recently read first, beyond the bound (they are then read
+// from their files), the memory of shards read before, which the next shard
+// read whole reuses, and gzip-compressed shards, which are decompressed whole, once,
 // when first read, since a gzip stream cannot be read at an offset, and are
 // closed beyond the bound. A gzip shard larger than bytes decompressed cannot
 // be read: its reads fail with an error wrapping [ErrGzip]. It panics with a
