@@ -83,6 +83,9 @@ func (p *Prefetch) run(blocks iter.Seq[int], stop <-chan struct{}) {
 			return
 		default:
 		}
+		if p.s.cache.closed.Load() {
+			return
+		}
 		if t > p.reached.Load() {
 			p.fetch(k)
 		}
@@ -126,7 +129,7 @@ func (s *Set) reach(k int) {
 	if p == nil {
 		return
 	}
-	if f := p.task.Panic(); f != nil && p.raised.CompareAndSwap(false, true) {
+	if f := p.unraised(); f != nil {
 		panic(f)
 	}
 	t := p.pos[k].Load()
@@ -144,7 +147,16 @@ func (s *Set) reach(k int) {
 func (p *Prefetch) Stop() {
 	p.task.Stop()
 	p.s.ahead.CompareAndSwap(p, nil)
-	if f := p.task.Panic(); f != nil && p.raised.CompareAndSwap(false, true) {
+	if f := p.unraised(); f != nil {
 		panic(f)
 	}
+}
+
+// unraised returns the panic that ended the prefetch the first time it is
+// called after it, and nil otherwise.
+func (p *Prefetch) unraised() *container.PanicError {
+	if f := p.task.Panic(); f != nil && p.raised.CompareAndSwap(false, true) {
+		return f
+	}
+	return nil
 }

@@ -75,9 +75,9 @@ func ReadAhead(on bool) Option {
 // 1 GiB): shards read ahead ([ReadAhead], [Set.Prefetch]), whose memory is
 // dropped, least recently read first, beyond the bound (they are then read
 // from their files), the memory of shards read before, which the next shard
-// read whole reuses, and gzip-compressed shards, which are decompressed whole, once,
-// when first read, since a gzip stream cannot be read at an offset, and are
-// closed beyond the bound. A gzip shard larger than bytes decompressed cannot
+// read whole reuses, and gzip-compressed shards, which are decompressed
+// whole, once, when first read, since a gzip stream cannot be read at an
+// offset, and are closed beyond the bound. A gzip shard larger than bytes decompressed cannot
 // be read: its reads fail with an error wrapping [ErrGzip]. It panics with a
 // *container.ArgError when bytes < 0.
 func MaxMemory(bytes int64) Option {
@@ -354,7 +354,7 @@ func (s *Set) Close() error {
 	}
 	s.cache.closeAll()
 	if p := s.ahead.Load(); p != nil {
-		if f := p.task.Panic(); f != nil && p.raised.CompareAndSwap(false, true) {
+		if f := p.unraised(); f != nil {
 			return f
 		}
 	}
