@@ -44,7 +44,7 @@ type Prefetch struct {
 //
 // It panics with a *container.ArgError when depth < 1. A block outside
 // [0, shards) or a panic in blocks ends the prefetch; the next read of the
-// set, or Stop, raises it as a *container.PanicError.
+// set, or Stop, raises it as a *container.PanicError (Close returns it).
 func (s *Set) Prefetch(blocks iter.Seq[int], depth int) *Prefetch {
 	container.CheckArg(depth >= 1, "shard.Set.Prefetch", "depth", depth, ">= 1")
 	p := &Prefetch{s: s, depth: int32(min(depth, len(s.m.Shards)+1)), pos: make([]atomic.Int32, len(s.m.Shards)), wake: make(chan struct{}, 1)}
