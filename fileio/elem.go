@@ -78,3 +78,18 @@ func View[E Elem](b []byte) ([]E, bool) {
 	}
 	return unsafe.Slice((*E)(p), len(b)/size), true
 }
+
+// IntLabels converts integer column values to the int labels the kit's
+// stratified splits and class loops read, for a format's Labels. It returns
+// the labels and -1, or nil and the row of the first value beyond int's range
+// (an unsigned value above math.MaxInt).
+func IntLabels[E constraints.Integer](s []E) ([]int, int) {
+	out := make([]int, len(s))
+	for i, v := range s {
+		if int(v) < 0 != (v < 0) || E(int(v)) != v {
+			return nil, i
+		}
+		out[i] = int(v)
+	}
+	return out, -1
+}

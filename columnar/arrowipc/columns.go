@@ -11,6 +11,7 @@ import (
 	"github.com/obskit/obskit/fileio"
 	"github.com/obskit/obskit/fileio/mmap"
 	"github.com/obskit/obskit/obsdim"
+	"golang.org/x/exp/constraints"
 )
 
 // column returns the index of the column called name.
@@ -588,6 +589,53 @@ func Scalars[E arraycontainer.Number](f *File, name string, opts ...Option) (con
 	out := make([]E, c.Nobs())
 	for k := 0; k < c.Chunks(); k++ {
 		copy(out[f.starts[k]:], c.Chunk(k).Data()[:f.starts[k+1]-f.starts[k]])
+	}
+	return container.FromSlice(out), nil
+}
+
+// Labels returns an integer column as labels of type int, the form
+// subset's stratified splits and eachobs.ShuffleWithin read, so that a caller
+// names no element type: it is [Scalars] of the column's own integer type,
+// converted. It returns an error wrapping [ErrType] for a column that is not
+// of integers, or holds an unsigned value beyond int's range, naming the
+// column; otherwise its options and errors are those of Scalars.
+func Labels(f *File, name string, opts ...Option) (container.Slice[int], error) {
+	col, err := f.column(name)
+	if err != nil {
+		return nil, err
+	}
+	fd := f.fields[col]
+	switch k, _ := storage(fd.Type); {
+	case fd.Type.Kind != Int:
+		return nil, f.colErr(name, ErrType, "%s cannot be read as integer labels", fd.TypeString())
+	case k == fileio.KindOf[int8]():
+		return labelsOf[int8](f, name, opts)
+	case k == fileio.KindOf[int16]():
+		return labelsOf[int16](f, name, opts)
+	case k == fileio.KindOf[int32]():
+		return labelsOf[int32](f, name, opts)
+	case k == fileio.KindOf[int64]():
+		return labelsOf[int64](f, name, opts)
+	case k == fileio.KindOf[uint8]():
+		return labelsOf[uint8](f, name, opts)
+	case k == fileio.KindOf[uint16]():
+		return labelsOf[uint16](f, name, opts)
+	case k == fileio.KindOf[uint32]():
+		return labelsOf[uint32](f, name, opts)
+	default:
+		return labelsOf[uint64](f, name, opts)
+	}
+}
+
+// labelsOf reads a column with Scalars[E] and converts it to int labels.
+func labelsOf[E constraints.Integer](f *File, name string, opts []Option) (container.Slice[int], error) {
+	s, err := Scalars[E](f, name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	out, bad := fileio.IntLabels(s)
+	if bad >= 0 {
+		return nil, f.colErr(name, ErrType, "row %d holds %v, beyond int's range", bad, s[bad])
 	}
 	return container.FromSlice(out), nil
 }

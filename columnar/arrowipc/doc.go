@@ -4,7 +4,7 @@
 //
 //	f, err := arrowipc.Open("train.arrow")
 //	x, err := arrowipc.Numbers[float32](f, "pixels") // fixed_size_list<float32>[784]: observations of shape [784]
-//	y, err := arrowipc.Scalars[int64](f, "label")
+//	y, err := arrowipc.Labels(f, "label")
 //	data, err := tuples.Zip2(x, y)
 //	for b := range eachobs.Batches(data, 128, eachobs.Shuffle(seed)) { ... }
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/obskit/obskit/columnar/internal/lru"
 	"github.com/obskit/obskit/container"
 	"github.com/obskit/obskit/fileio"
+	"golang.org/x/exp/constraints"
 )
 
 // column returns the column called name.
@@ -459,17 +460,14 @@ func Labels(f *File, name string, opts ...Option) (container.Slice[int], error) 
 }
 
 // labelsOf reads a column with Scalars[E] and converts it to int labels.
-func labelsOf[E arraycontainer.Number](f *File, name string, opts []Option) (container.Slice[int], error) {
+func labelsOf[E constraints.Integer](f *File, name string, opts []Option) (container.Slice[int], error) {
 	s, err := Scalars[E](f, name, opts...)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]int, len(s))
-	for i, v := range s {
-		if int(v) < 0 != (v < 0) || E(int(v)) != v {
-			return nil, f.colErr(name, ErrType, "row %d holds %v, beyond int's range", i, v)
-		}
-		out[i] = int(v)
+	out, bad := fileio.IntLabels(s)
+	if bad >= 0 {
+		return nil, f.colErr(name, ErrType, "row %d holds %v, beyond int's range", bad, s[bad])
 	}
 	return container.FromSlice(out), nil
 }
