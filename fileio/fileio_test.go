@@ -311,3 +311,17 @@ func TestOpenError(t *testing.T) {
 		t.Errorf("Open of a missing file = %v, want %q wrapping fs.ErrNotExist", err, want)
 	}
 }
+
+// TestIntLabels: integers of every sign and width become ints, and the first
+// unsigned value beyond int's range is reported by its row.
+func TestIntLabels(t *testing.T) {
+	if got, bad := IntLabels([]int8{-128, 0, 127}); bad != -1 || !slices.Equal(got, []int{-128, 0, 127}) {
+		t.Errorf("int8: %v, %d", got, bad)
+	}
+	if got, bad := IntLabels([]uint64{0, math.MaxInt, math.MaxInt + 1, 3}); bad != 2 || got != nil {
+		t.Errorf("uint64 beyond int: %v, %d; want nil, 2", got, bad)
+	}
+	if got, bad := IntLabels([]uint32{math.MaxUint32}); bad != -1 || got[0] != math.MaxUint32 {
+		t.Errorf("uint32: %v, %d", got, bad)
+	}
+}
