@@ -22,7 +22,6 @@ import (
 type state struct {
 	refs  atomic.Int64
 	used  atomic.Int64 // the set's clock at the last read
-	reads atomic.Int64 // reads of the shard while open
 	c     *cache
 	k     int
 	ix    *index
@@ -33,8 +32,8 @@ type state struct {
 	whole   atomic.Pointer[whole]
 	tried   atomic.Bool // read ahead once, whatever came of it
 	wantMem int64       // the bytes the shard takes whole
-	// seen has a bit per sample read since the shard was read ahead, of
-	// which there are nseen.
+	// seen has a bit per sample read since the shard was opened or last read
+	// whole, of which there are nseen.
 	seen  []atomic.Uint64
 	nseen atomic.Int64
 }
@@ -105,7 +104,6 @@ func (s *Set) done(st *state, j int) {
 				st.seen[i].Store(0)
 			}
 			st.nseen.Store(0)
-			st.reads.Store(0)
 			st.tried.Store(false)
 		}
 		c.mu.Unlock()
@@ -146,7 +144,7 @@ func (s *Set) acquire(k int) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.reads.Add(1) == 2 && s.readAhead {
+	if s.readAhead && !st.tried.Load() && st.nseen.Load() > 0 { // a read before this one
 		s.readWhole(st, false)
 	}
 	return st, nil
