@@ -30,6 +30,43 @@ func packed(t *testing.T, dir string, format shard.Format) *shard.Manifest {
 	return m
 }
 
+// damage flips a byte in the middle of the first field of the second sample
+// of the second shard of the set packed in dir, in its file, and returns the
+// sample's index.
+func damage(t *testing.T, dir string, m *shard.Manifest, format shard.Format) int {
+	t.Helper()
+	set, err := shard.Open(shard.Dir(dir), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	i := m.Shards[0].Samples + 1
+	var s shard.Sample
+	if err := set.ReadSample(&s, i); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, m.Shards[1].Files[0].Name)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Find the member's bytes: they are in the file as written, for an Npy
+	// row after the .npy header.
+	data := s.Fields[0].Data
+	if format == shard.Npy {
+		data = data[len(data)-12:]
+	}
+	off := bytes.Index(b, data)
+	if off < 0 || len(data) == 0 {
+		t.Fatalf("the member's bytes are not in %s", file)
+	}
+	b[off+len(data)/2] ^= 1
+	if err := os.WriteFile(file, b, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return i
+}
+
 // TestCorruptMember: a byte flipped inside a member fails its CRC-32C when
 // the sample is read, naming the shard, the key, the field and the offset;
 // the other samples read; Verify reports the shard's checksum and the
@@ -43,27 +80,9 @@ func TestCorruptMember(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The second sample of the second shard, its first field.
-			i := m.Shards[0].Samples + 1
-			var s shard.Sample
-			if err := set.ReadSample(&s, i); err != nil {
-				t.Fatal(err)
-			}
 			set.Close()
-			file := filepath.Join(dir, m.Shards[1].Files[0].Name)
-			b, _ := os.ReadFile(file)
-			// Find the member's bytes: they are in the file as written,
-			// for an Npy row after the .npy header.
-			data := s.Fields[0].Data
-			if format == shard.Npy {
-				data = data[len(data)-12:]
-			}
-			off := bytes.Index(b, data)
-			if off < 0 || len(data) == 0 {
-				t.Fatalf("the member's bytes are not in %s", file)
-			}
-			b[off+len(data)/2] ^= 1
-			os.WriteFile(file, b, 0o666)
+			i := damage(t, dir, m, format)
+			var s shard.Sample
 
 			set, _ = shard.Open(shard.Dir(dir), "m.json")
 			err = set.ReadSample(&s, i)

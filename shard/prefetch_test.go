@@ -1,11 +1,8 @@
 package shard_test
 
 import (
-	"bytes"
 	"errors"
 	"iter"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -172,41 +169,45 @@ func TestPrefetchAhead(t *testing.T) {
 }
 
 // TestPrefetchCorrupt: a member damaged on disk fails its CRC-32C in the
-// prefetch, which leaves the shard to the reads: the sample's read reports
-// it as without a prefetch, and the other samples read.
+// prefetch, which reads the shard whole but leaves its checks to the reads:
+// once the prefetch is through, the sample's read, from memory (the shard
+// file is not read again), reports it as without a prefetch, three times, and
+// the next sample reads.
 func TestPrefetchCorrupt(t *testing.T) {
 	for _, format := range []shard.Format{shard.Tar, shard.Npy} {
 		dir := t.TempDir()
 		m := packed(t, dir, format)
-		file := filepath.Join(dir, m.Shards[1].Files[0].Name)
-		b, _ := os.ReadFile(file)
-		set, _ := shard.Open(shard.Dir(dir), "m.json")
-		i := m.Shards[0].Samples + 1
-		s := set.GetObs(i)
-		set.Close()
-		data := s.Fields[0].Data
-		if format == shard.Npy {
-			data = data[len(data)-12:]
+		i := damage(t, dir, m, format)
+		name := m.Shards[1].Files[0].Name
+		store := &readCounting{Store: shard.Dir(dir), reads: map[string]int{}}
+		set, err := shard.Open(store, "m.json")
+		if err != nil {
+			t.Fatal(err)
 		}
-		off := bytes.Index(b, data)
-		if off < 0 || len(data) == 0 {
-			t.Fatalf("the member's bytes are not in %s", file)
+		fileReads := func() int {
+			store.mu.Lock()
+			defer store.mu.Unlock()
+			return store.reads[name]
 		}
-		b[off+len(data)/2] ^= 1
-		os.WriteFile(file, b, 0o666)
-
-		set, _ = shard.Open(shard.Dir(dir), "m.json")
 		p := set.Prefetch(slices.Values([]int{1}), 4)
-		time.Sleep(50 * time.Millisecond) // the prefetch reads shard 1 whole
-		for range 3 {                     // from its file, then from memory
-			if err := set.ReadSample(&s, i); !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), m.Shards[1].Files[0].Name) {
+		for deadline := time.Now().Add(10 * time.Second); fileReads() == 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		}
+		p.Stop() // waits for the shard to be held whole
+		if fileReads() != 1 {
+			t.Fatalf("%s: the prefetch read the shard file %d times, want 1", format, fileReads())
+		}
+		var s shard.Sample
+		for range 3 {
+			if err := set.ReadSample(&s, i); !errors.Is(err, shard.ErrCorrupt) || !strings.Contains(err.Error(), name) {
 				t.Errorf("%s: reading the damaged sample: %v, want ErrCorrupt naming the shard", format, err)
 			}
 			if err := set.ReadSample(&s, i+1); err != nil {
 				t.Errorf("%s: the next sample: %v", format, err)
 			}
 		}
-		p.Stop()
+		if fileReads() != 1 {
+			t.Errorf("%s: the reads read the shard file %d times more, want 0 (from memory)", format, fileReads()-1)
+		}
 		set.Close()
 	}
 }
