@@ -222,16 +222,13 @@ func TestPrefetchPanics(t *testing.T) {
 	defer set.Close()
 	n := len(set.Manifest().Shards)
 	boom := errors.New("boom")
-	raised := func(f func()) (pe *container.PanicError) {
-		defer func() {
-			v := recover()
-			pe, _ = v.(*container.PanicError)
-			if v != nil && pe == nil {
-				t.Fatalf("panic %v (%T), want a *container.PanicError", v, v)
-			}
-		}()
-		f()
-		return nil
+	raised := func(f func()) *container.PanicError {
+		v := recoverValue(f)
+		pe, _ := v.(*container.PanicError)
+		if v != nil && pe == nil {
+			t.Fatalf("panic %v (%T), want a *container.PanicError", v, v)
+		}
+		return pe
 	}
 	var s shard.Sample
 	for _, c := range []struct {
@@ -279,6 +276,7 @@ func TestPrefetchPanics(t *testing.T) {
 	}
 }
 
+// recoverValue returns what f panics with, or nil.
 func recoverValue(f func()) (v any) {
 	defer func() { v = recover() }()
 	f()
