@@ -20,13 +20,13 @@ import (
 // reference and each read in flight; the files close when it reaches 0, and
 // the memory of the shard held whole goes back to the cache's spares.
 type state struct {
-	refs  atomic.Int64
-	used  atomic.Int64 // the set's clock at the last read
-	c     *cache
-	k     int
-	ix    *index
-	objs  []Object
-	rec   *recordio.File // a RecordIO shard's records
+	refs atomic.Int64
+	used atomic.Int64 // the set's clock at the last read
+	c    *cache
+	k    int
+	ix   *index
+	objs []Object
+	rec  *recordio.File // a RecordIO shard's records
 	// whole holds the shard's files in memory: a gzip-compressed shard's,
 	// decompressed, from its load; another's once read ahead.
 	whole   atomic.Pointer[whole]
